@@ -1,0 +1,186 @@
+/* hostkernel C API: drop-in replacements for the OpenCL calls that launch kernels on
+ * PoCL's CPU device and for the calls that must know about them (ordering, releases).
+ *
+ * Every hk* function has the signature and the error codes of the OpenCL function of
+ * the same name. Launches of uniform grids on PoCL's CPU device run the kernel's
+ * compiled work-group function directly on the calling thread; everything else is
+ * forwarded to PoCL unchanged.
+ *
+ * Usage (or compile unchanged code with `-include hostkernel/replace.h`):
+ *
+ *   hkSetKernelArg(kernel, 0, sizeof(cl_mem), &buf);
+ *   hkSetKernelArg(kernel, 1, sizeof(float), &alpha);
+ *   size_t n = 1000, l = 64;   // uniform grids run directly ...
+ *   hkEnqueueNDRangeKernel(queue, kernel, 1, NULL, &n, NULL, 0, NULL, NULL);
+ *   hkEnqueueReadBuffer(queue, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+ *   hkFinish(queue);           // ... and finish costs nothing when PoCL holds no work
+ *
+ *   hk_launch_counts c;        // which path each launch took, and why
+ *   hkGetKernelLaunchCounts(kernel, &c);
+ */
+#ifndef HOSTKERNEL_HOSTKERNEL_H
+#define HOSTKERNEL_HOSTKERNEL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define HK_API __attribute__((visibility("default")))
+#else
+#define HK_API
+#endif
+
+/* ---- launches ------------------------------------------------------------------ */
+HK_API cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                     const size_t *global_work_offset,
+                                     const size_t *global_work_size,
+                                     const size_t *local_work_size,
+                                     cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event);
+HK_API cl_int hkEnqueueTask(cl_command_queue queue, cl_kernel kernel,
+                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                            cl_event *event);
+
+/* ---- kernel arguments (recorded, and forwarded so PoCL's queue path keeps working) -- */
+HK_API cl_int hkSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                             const void *arg_value);
+HK_API cl_int hkSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                       const void *arg_value);
+
+/* ---- synchronisation ------------------------------------------------------------ */
+HK_API cl_int hkFinish(cl_command_queue queue);
+HK_API cl_int hkFlush(cl_command_queue queue);
+HK_API cl_int hkWaitForEvents(cl_uint num_events, const cl_event *event_list);
+
+/* ---- other commands: forwarded to PoCL; they mark the queue as holding PoCL work -- */
+HK_API cl_int hkEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *,
+                                  cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueWriteBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t,
+                                   const void *, cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueReadBufferRect(cl_command_queue, cl_mem, cl_bool, const size_t *,
+                                      const size_t *, const size_t *, size_t, size_t, size_t,
+                                      size_t, void *, cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueWriteBufferRect(cl_command_queue, cl_mem, cl_bool, const size_t *,
+                                       const size_t *, const size_t *, size_t, size_t, size_t,
+                                       size_t, const void *, cl_uint, const cl_event *,
+                                       cl_event *);
+HK_API cl_int hkEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t,
+                                  cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueCopyBufferRect(cl_command_queue, cl_mem, cl_mem, const size_t *,
+                                      const size_t *, const size_t *, size_t, size_t, size_t,
+                                      size_t, cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueFillBuffer(cl_command_queue, cl_mem, const void *, size_t, size_t,
+                                  size_t, cl_uint, const cl_event *, cl_event *);
+HK_API void *hkEnqueueMapBuffer(cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t,
+                                size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
+HK_API cl_int hkEnqueueUnmapMemObject(cl_command_queue, cl_mem, void *, cl_uint,
+                                      const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueReadImage(cl_command_queue, cl_mem, cl_bool, const size_t *,
+                                 const size_t *, size_t, size_t, void *, cl_uint,
+                                 const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueWriteImage(cl_command_queue, cl_mem, cl_bool, const size_t *,
+                                  const size_t *, size_t, size_t, const void *, cl_uint,
+                                  const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueCopyImage(cl_command_queue, cl_mem, cl_mem, const size_t *,
+                                 const size_t *, const size_t *, cl_uint, const cl_event *,
+                                 cl_event *);
+HK_API cl_int hkEnqueueFillImage(cl_command_queue, cl_mem, const void *, const size_t *,
+                                 const size_t *, cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueCopyImageToBuffer(cl_command_queue, cl_mem, cl_mem, const size_t *,
+                                         const size_t *, size_t, cl_uint, const cl_event *,
+                                         cl_event *);
+HK_API cl_int hkEnqueueCopyBufferToImage(cl_command_queue, cl_mem, cl_mem, size_t,
+                                         const size_t *, const size_t *, cl_uint,
+                                         const cl_event *, cl_event *);
+HK_API void *hkEnqueueMapImage(cl_command_queue, cl_mem, cl_bool, cl_map_flags,
+                               const size_t *, const size_t *, size_t *, size_t *, cl_uint,
+                               const cl_event *, cl_event *, cl_int *);
+HK_API cl_int hkEnqueueMigrateMemObjects(cl_command_queue, cl_uint, const cl_mem *,
+                                         cl_mem_migration_flags, cl_uint, const cl_event *,
+                                         cl_event *);
+HK_API cl_int hkEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *,
+                                          cl_event *);
+HK_API cl_int hkEnqueueBarrierWithWaitList(cl_command_queue, cl_uint, const cl_event *,
+                                           cl_event *);
+HK_API cl_int hkEnqueueMarker(cl_command_queue, cl_event *);
+HK_API cl_int hkEnqueueBarrier(cl_command_queue);
+HK_API cl_int hkEnqueueWaitForEvents(cl_command_queue, cl_uint, const cl_event *);
+HK_API cl_int hkEnqueueNativeKernel(cl_command_queue, void(CL_CALLBACK *)(void *), void *,
+                                    size_t, cl_uint, const cl_mem *, const void **, cl_uint,
+                                    const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueSVMFree(cl_command_queue, cl_uint, void *[],
+                               void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[],
+                                                   void *),
+                               void *, cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueSVMMemcpy(cl_command_queue, cl_bool, void *, const void *, size_t,
+                                 cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueSVMMemFill(cl_command_queue, void *, const void *, size_t, size_t,
+                                  cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueSVMMap(cl_command_queue, cl_bool, cl_map_flags, void *, size_t,
+                              cl_uint, const cl_event *, cl_event *);
+HK_API cl_int hkEnqueueSVMUnmap(cl_command_queue, void *, cl_uint, const cl_event *,
+                                cl_event *);
+HK_API cl_int hkEnqueueSVMMigrateMem(cl_command_queue, cl_uint, const void **, const size_t *,
+                                     cl_mem_migration_flags, cl_uint, const cl_event *,
+                                     cl_event *);
+
+/* ---- object lifetime: cached state dies with the object ------------------------ */
+HK_API cl_mem hkCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
+HK_API cl_mem hkCreateSubBuffer(cl_mem, cl_mem_flags, cl_buffer_create_type, const void *,
+                                cl_int *);
+HK_API cl_kernel hkCreateKernel(cl_program, const char *, cl_int *);
+HK_API cl_int hkCreateKernelsInProgram(cl_program, cl_uint, cl_kernel *, cl_uint *);
+HK_API cl_kernel hkCloneKernel(cl_kernel, cl_int *);
+HK_API cl_int hkReleaseKernel(cl_kernel);
+HK_API cl_int hkReleaseProgram(cl_program);
+HK_API cl_int hkReleaseMemObject(cl_mem);
+HK_API cl_int hkReleaseCommandQueue(cl_command_queue);
+HK_API cl_int hkReleaseContext(cl_context);
+HK_API cl_int hkReleaseEvent(cl_event);
+
+/* ---- introspection ------------------------------------------------------------- */
+/* The path a launch took. */
+typedef enum hk_path { HK_PATH_INLINE = 0, HK_PATH_TEAM = 1, HK_PATH_QUEUE = 2 } hk_path;
+
+/* Why a launch went to PoCL's queue (HK_REASON_NONE for direct launches). */
+typedef enum hk_reason {
+  HK_REASON_NONE = 0,
+  HK_REASON_DISABLED,           /* HOSTKERNEL_DISABLE=1 */
+  HK_REASON_DEVICE,             /* not PoCL 3.1's CPU (pthread/basic) device */
+  HK_REASON_PREPARE_FAILED,     /* the kernel's work-group function could not be loaded */
+  HK_REASON_NON_UNIFORM,        /* local size does not divide the global size */
+  HK_REASON_ARG_KIND,           /* image, sampler or pipe argument */
+  HK_REASON_ARG_UNSET,          /* an argument not set through hostkernel (PoCL checks it) */
+  HK_REASON_INVALID_LAUNCH,     /* PoCL reports the error (unset argument, bad sizes, ...) */
+  HK_REASON_USER_EVENT,         /* the wait list holds an incomplete user event */
+  HK_REASON_STACK,              /* the work-group would not fit the thread's stack */
+  HK_REASON_LIMITS,             /* too many arguments or objects for the direct path */
+  HK_REASON_COUNT
+} hk_reason;
+
+typedef struct hk_launch_counts {
+  cl_ulong by_path[3];                 /* indexed by hk_path */
+  cl_ulong by_reason[HK_REASON_COUNT]; /* queue launches by reason */
+} hk_launch_counts;
+
+/* Counts of this kernel's launches since it was created. CL_INVALID_KERNEL if hostkernel
+ * has never seen the kernel. */
+HK_API cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts);
+
+/* A short name for a reason ("non-uniform work-groups", ...). */
+HK_API const char *hkReasonString(hk_reason reason);
+
+/* Prints per-kernel launch counts by path and the reasons for queue launches to stderr
+ * (also done at exit when HOSTKERNEL_REPORT=1). */
+HK_API void hkPrintReport(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HOSTKERNEL_HOSTKERNEL_H */
