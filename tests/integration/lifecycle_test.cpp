@@ -1,0 +1,740 @@
+// Object lifetimes and ordering through the hk* C API.
+//
+// Lifecycle: programs, kernels, buffers (plain, COPY_HOST_PTR, USE_HOST_PTR, sub-buffers),
+// queues and contexts are created and released in a loop, so new objects keep reusing the
+// addresses of released ones; any state hostkernel cached for a released object (a
+// work-group function, a device pointer, a host pointer, argument values) shows up as a
+// wrong result. Every launch must still take the inline path.
+//
+// Ordering: direct launches mixed with non-blocking PoCL commands (write, copy, map/unmap,
+// read) on in-order queues (implicit order) and out-of-order queues (events in wait lists).
+// The buffers are 16 MiB and the kernels read or write their *tail*, so a launch that does
+// not wait for a front-to-back copy still in flight sees old data. Some rounds gate the
+// PoCL command on a user event completed by another thread after a delay, which makes a
+// missing wait fail deterministically.
+//
+// User events: a launch must never block on an incomplete user event (the application may
+// complete it only after the enqueue returns); such launches go to PoCL's queue.
+#include <hostkernel/hostkernel.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+hk_launch_counts Counts(cl_kernel k) {
+  hk_launch_counts c{};
+  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
+  return c;
+}
+
+std::string Describe(const hk_launch_counts &c) {
+  std::string s = "inline=" + std::to_string(c.by_path[HK_PATH_INLINE]) +
+                  " team=" + std::to_string(c.by_path[HK_PATH_TEAM]) +
+                  " queue=" + std::to_string(c.by_path[HK_PATH_QUEUE]);
+  for (int r = 1; r < HK_REASON_COUNT; ++r)
+    if (c.by_reason[r])
+      s += std::string(" [") + hkReasonString(static_cast<hk_reason>(r)) +
+           "]=" + std::to_string(c.by_reason[r]);
+  return s;
+}
+
+cl_device_id CpuDevice() {
+  cl_platform_id platform = nullptr;
+  EXPECT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
+  cl_device_id device = nullptr;
+  EXPECT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), CL_SUCCESS);
+  return device;
+}
+
+cl_program Build(cl_context ctx, cl_device_id device, const char *src) {
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  err = clBuildProgram(p, 1, &device, "", nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    char log[4096] = {};
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, nullptr);
+    ADD_FAILURE() << "build failed: " << err << "\n" << log;
+  }
+  return p;
+}
+
+cl_int Status(cl_event e) {
+  cl_int s = -999;
+  EXPECT_EQ(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr),
+            CL_SUCCESS);
+  return s;
+}
+
+// Completes a user event from another thread after `delay` (a command gated on it cannot
+// run before then).
+class DelayedCompletion {
+ public:
+  DelayedCompletion(cl_event user_event, std::chrono::milliseconds delay)
+      : thread_([user_event, delay] {
+          std::this_thread::sleep_for(delay);
+          clSetUserEventStatus(user_event, CL_COMPLETE);
+        }) {}
+  ~DelayedCompletion() { thread_.join(); }
+
+ private:
+  std::thread thread_;
+};
+
+// Completes a user event if the test thread has not called Returned() within `limit`, so
+// that a launch blocking on the event fails the test instead of hanging it.
+class Watchdog {
+ public:
+  Watchdog(cl_event user_event, std::chrono::milliseconds limit)
+      : thread_([this, user_event, limit] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!cv_.wait_for(lock, limit, [this] { return returned_; })) {
+            fired_ = true;
+            clSetUserEventStatus(user_event, CL_COMPLETE);
+          }
+        }) {}
+  ~Watchdog() {
+    Returned();
+    thread_.join();
+  }
+  void Returned() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    returned_ = true;
+    cv_.notify_all();
+  }
+  bool Fired() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return fired_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool returned_ = false;
+  bool fired_ = false;
+  std::thread thread_;
+};
+
+// ======================================================================================
+// Lifecycle
+// ======================================================================================
+
+// Two programs with kernels of the same names and signatures but different arithmetic: a
+// work-group function cached for a released program and found again through a reused
+// cl_program or cl_kernel address computes the other formula.
+const char *kOpSources[2] = {R"CLC(
+kernel void op(global const int *a, global const int *b, global int *c, global int *s, int k) {
+  size_t i = get_global_id(0);
+  int v = a[i] + b[i] * k;
+  c[i] = v;
+  s[i] = v + 1;
+}
+kernel void aux(global int *x) { x[get_global_id(0)] = 0; }
+)CLC",
+                             R"CLC(
+kernel void op(global const int *a, global const int *b, global int *c, global int *s, int k) {
+  size_t i = get_global_id(0);
+  int v = a[i] - b[i] * k;
+  c[i] = v;
+  s[i] = v - 1;
+}
+kernel void aux(global int *x) { x[get_global_id(0)] = 1; }
+)CLC"};
+
+int Expected(int which, int a, int b, int k) { return which == 0 ? a + b * k : a - b * k; }
+int ExpectedSub(int which, int v) { return which == 0 ? v + 1 : v - 1; }
+
+std::string KernelName(cl_kernel k) {
+  char name[64] = {};
+  clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
+  return name;
+}
+
+TEST(Lifecycle, ObjectsCreatedAndReleasedInALoopNeverSeeStaleState) {
+  constexpr int kIterations = 300;
+  constexpr int kSentinel = -555;
+  cl_device_id device = CpuDevice();
+  cl_context ctx = nullptr;
+  const auto start = Clock::now();
+  for (int it = 0; it < kIterations; ++it) {
+    SCOPED_TRACE("iteration " + std::to_string(it));
+    cl_int err = CL_SUCCESS;
+    if (it % 25 == 0) {  // a new context now and then: everything cached per context dies
+      if (ctx) { ASSERT_EQ(hkReleaseContext(ctx), CL_SUCCESS); }
+      ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+      ASSERT_EQ(err, CL_SUCCESS);
+    }
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+
+    const int which = it % 2;
+    cl_program prog = Build(ctx, device, kOpSources[which]);
+
+    // The kernel, made in one of three ways.
+    cl_kernel k = nullptr;
+    cl_kernel extra = nullptr;  // released at the end too
+    switch (it % 3) {
+      case 0:
+        k = hkCreateKernel(prog, "op", &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        break;
+      case 1: {
+        cl_kernel ks[2] = {};
+        cl_uint n = 0;
+        ASSERT_EQ(hkCreateKernelsInProgram(prog, 2, ks, &n), CL_SUCCESS);
+        ASSERT_EQ(n, 2u);
+        k = KernelName(ks[0]) == "op" ? ks[0] : ks[1];
+        extra = k == ks[0] ? ks[1] : ks[0];
+        break;
+      }
+      case 2: {
+        cl_kernel original = hkCreateKernel(prog, "op", &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        k = hkCloneKernel(original, &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        ASSERT_EQ(hkReleaseKernel(original), CL_SUCCESS);  // the clone lives on
+        break;
+      }
+    }
+    // Every fourth iteration the program is released while its kernel is still alive.
+    const bool early_program_release = it % 4 == 1;
+    if (early_program_release) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
+
+    const size_t n = 64 * (1 + it % 5);
+    const size_t bytes = n * sizeof(int);
+    std::vector<int> ha(n);
+    for (size_t j = 0; j < n; ++j) ha[j] = it * 7 + int(j);
+    // USE_HOST_PTR storage: page-aligned or a plain heap block, new every iteration.
+    const bool aligned = it % 2 == 0;
+    int *hb = aligned ? static_cast<int *>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))
+                      : static_cast<int *>(std::malloc(bytes));
+    ASSERT_NE(hb, nullptr);
+    for (size_t j = 0; j < n; ++j) hb[j] = int(j) * 3 - it;
+
+    cl_mem a = hkCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, ha.data(),
+                              &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_mem b = hkCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, hb, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_mem c = hkCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const size_t pad = 4 * 128 / sizeof(int);  // room for origins 0..384 bytes
+    std::vector<int> hp(n + pad, kSentinel);
+    cl_mem parent = hkCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   hp.size() * sizeof(int), hp.data(), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const size_t origin = (it % 4) * 128;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits
+    cl_buffer_region region{origin, bytes};
+    cl_mem sub = hkCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                   &region, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+
+    const size_t local = 64;
+    const size_t *local_ptr = it % 2 ? &local : nullptr;
+    auto run_and_check = [&](cl_mem first, const int *hfirst, cl_mem second,
+                             const int *hsecond, int kval) {
+      ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &first), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(k, 1, sizeof(cl_mem), &second), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(k, 2, sizeof(cl_mem), &c), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(k, 3, sizeof(cl_mem), &sub), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(k, 4, sizeof(int), &kval), CL_SUCCESS);
+      ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &n, local_ptr, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      std::vector<int> hc(n, 0), hpar(n + pad, 0);
+      ASSERT_EQ(hkEnqueueReadBuffer(q, c, CL_FALSE, 0, bytes, hc.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      ASSERT_EQ(hkEnqueueReadBuffer(q, parent, CL_TRUE, 0, hpar.size() * sizeof(int),
+                                    hpar.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      const size_t first_sub = origin / sizeof(int);
+      for (size_t j = 0; j < n; ++j) {
+        const int v = Expected(which, hfirst[j], hsecond[j], kval);
+        ASSERT_EQ(hc[j], v) << "c[" << j << "] (program " << which << ")";
+        ASSERT_EQ(hpar[first_sub + j], ExpectedSub(which, v)) << "sub-buffer element " << j;
+      }
+      for (size_t j = 0; j < hpar.size(); ++j)
+        if (j < first_sub || j >= first_sub + n) {
+          ASSERT_EQ(hpar[j], kSentinel) << "parent element " << j << " outside the sub-buffer";
+        }
+    };
+    run_and_check(a, ha.data(), b, hb, it + 1);
+    if (HasFatalFailure()) return;
+    run_and_check(b, hb, a, ha.data(), 2);  // same kernel, arguments swapped
+    if (HasFatalFailure()) return;
+
+    hk_launch_counts counts = Counts(k);
+    EXPECT_EQ(counts.by_path[HK_PATH_INLINE], 2u) << Describe(counts);
+    EXPECT_EQ(counts.by_path[HK_PATH_QUEUE], 0u) << Describe(counts);
+
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    // Sub-buffer before parent on even iterations, parent first on odd ones (the
+    // sub-buffer keeps its parent's storage alive).
+    if (it % 2 == 0) {
+      ASSERT_EQ(hkReleaseMemObject(sub), CL_SUCCESS);
+      ASSERT_EQ(hkReleaseMemObject(parent), CL_SUCCESS);
+    } else {
+      ASSERT_EQ(hkReleaseMemObject(parent), CL_SUCCESS);
+      ASSERT_EQ(hkReleaseMemObject(sub), CL_SUCCESS);
+    }
+    ASSERT_EQ(hkReleaseMemObject(a), CL_SUCCESS);
+    ASSERT_EQ(hkReleaseMemObject(b), CL_SUCCESS);
+    ASSERT_EQ(hkReleaseMemObject(c), CL_SUCCESS);
+    std::free(hb);
+    ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+    if (extra) { ASSERT_EQ(hkReleaseKernel(extra), CL_SUCCESS); }
+    if (!early_program_release) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
+    ASSERT_EQ(hkReleaseCommandQueue(q), CL_SUCCESS);
+  }
+  if (ctx) { ASSERT_EQ(hkReleaseContext(ctx), CL_SUCCESS); }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  RecordProperty("seconds", std::to_string(seconds));
+  printf("%d iterations in %.2f s\n", kIterations, seconds);
+}
+
+// clCloneKernel copies the argument values: the clone must run directly without setting
+// them again, and must not depend on the original staying alive.
+TEST(Lifecycle, ClonedKernelKeepsArgumentsAndRunsInline) {
+  cl_device_id device = CpuDevice();
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_program prog = Build(ctx, device, kOpSources[0]);
+  cl_kernel k = hkCreateKernel(prog, "op", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t n = 256, bytes = n * sizeof(int);
+  std::vector<int> ha(n), hb(n);
+  for (size_t j = 0; j < n; ++j) ha[j] = int(j), hb[j] = 1000 - int(j);
+  cl_mem a = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, ha.data(), &err);
+  cl_mem b = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, hb.data(), &err);
+  cl_mem c = hkCreateBuffer(ctx, 0, bytes, nullptr, &err);
+  cl_mem s = hkCreateBuffer(ctx, 0, bytes, nullptr, &err);
+  int kval = 3;
+  cl_mem args[4] = {a, b, c, s};
+  for (cl_uint i = 0; i < 4; ++i)
+    ASSERT_EQ(hkSetKernelArg(k, i, sizeof(cl_mem), &args[i]), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k, 4, sizeof kval, &kval), CL_SUCCESS);
+  cl_kernel clone = hkCloneKernel(k, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q, clone, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<int> hc(n);
+  ASSERT_EQ(hkEnqueueReadBuffer(q, c, CL_TRUE, 0, bytes, hc.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t j = 0; j < n; ++j) ASSERT_EQ(hc[j], ha[j] + hb[j] * kval) << "element " << j;
+  hk_launch_counts counts = Counts(clone);
+  EXPECT_EQ(counts.by_path[HK_PATH_INLINE], 1u) << Describe(counts);
+  for (cl_mem m : args) hkReleaseMemObject(m);
+  hkReleaseKernel(clone);
+  hkReleaseProgram(prog);
+  hkReleaseCommandQueue(q);
+  hkReleaseContext(ctx);
+}
+
+// ======================================================================================
+// Ordering with PoCL's queue
+// ======================================================================================
+
+const char *kOrderSource = R"CLC(
+kernel void tail(global const int *src, global int *dst, int n, int add) {
+  size_t i = get_global_id(0);
+  dst[i] = src[n - 1 - (int)i] + add;
+}
+kernel void scale(global const int *in, global int *out, int m) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * m;
+}
+kernel void stamp_tail(global int *buf, int n, int v) {
+  size_t i = get_global_id(0);
+  buf[n - 1 - (int)i] = v + (int)i;
+}
+kernel void fill(global int *out, int v) {
+  size_t i = get_global_id(0);
+  out[i] = v + (int)i;
+}
+)CLC";
+
+constexpr int kBig = 4 << 20;  // ints: 16 MiB buffers
+constexpr size_t kItems = 1024;
+constexpr size_t kLocal = 64;
+
+class Ordering : public ::testing::TestWithParam<bool> {
+ protected:
+  bool OutOfOrder() const { return GetParam(); }
+
+  void SetUp() override {
+    device_ = CpuDevice();
+    cl_int err = CL_SUCCESS;
+    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES,
+        OutOfOrder() ? cl_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) : 0, 0};
+    q_ = clCreateCommandQueueWithProperties(ctx_, device_, props, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    prog_ = Build(ctx_, device_, kOrderSource);
+    tail_ = hkCreateKernel(prog_, "tail", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    scale_ = hkCreateKernel(prog_, "scale", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    stamp_ = hkCreateKernel(prog_, "stamp_tail", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    fill_ = hkCreateKernel(prog_, "fill", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+  }
+  void TearDown() override {
+    if (q_) hkFinish(q_);
+    for (cl_kernel k : {tail_, scale_, stamp_, fill_})
+      if (k) hkReleaseKernel(k);
+    if (prog_) hkReleaseProgram(prog_);
+    if (q_) hkReleaseCommandQueue(q_);
+    if (ctx_) hkReleaseContext(ctx_);
+  }
+
+  cl_mem NewBuffer(size_t bytes) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return m;
+  }
+
+  // A wait list for the out-of-order queue; an in-order queue gets none (implicit order).
+  struct WaitList {
+    std::vector<cl_event> events;
+    cl_uint count() const { return cl_uint(events.size()); }
+    const cl_event *data() const { return events.empty() ? nullptr : events.data(); }
+  };
+  WaitList Deps(std::initializer_list<cl_event> events) const {
+    WaitList w;
+    if (OutOfOrder())
+      for (cl_event e : events)
+        if (e) w.events.push_back(e);
+    return w;
+  }
+
+  void Launch(cl_kernel k, std::initializer_list<std::pair<size_t, const void *>> args,
+              const WaitList &wait, cl_event *event) {
+    cl_uint i = 0;
+    for (const auto &a : args) ASSERT_EQ(hkSetKernelArg(k, i++, a.first, a.second), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q_, k, 1, nullptr, &kItems, &kLocal, wait.count(),
+                                     wait.data(), event),
+              CL_SUCCESS);
+  }
+
+  cl_device_id device_ = nullptr;
+  cl_context ctx_ = nullptr;
+  cl_command_queue q_ = nullptr;
+  cl_program prog_ = nullptr;
+  cl_kernel tail_ = nullptr, scale_ = nullptr, stamp_ = nullptr, fill_ = nullptr;
+};
+
+TEST_P(Ordering, DirectLaunchesOrderWithWriteCopyMapAndReadCommands) {
+  const size_t big = size_t(kBig) * sizeof(int);
+  cl_mem src = NewBuffer(big), mid = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int)),
+         dst2 = NewBuffer(kItems * sizeof(int)), out3 = NewBuffer(kItems * sizeof(int));
+  std::vector<int> h(kBig), hsnap(kBig);
+  int n = kBig;
+  constexpr int kRounds = 8;
+  for (int r = 0; r < kRounds; ++r) {
+    SCOPED_TRACE("round " + std::to_string(r));
+    for (int j = 0; j < kBig; ++j) h[j] = r * 1000003 + j;
+    // Odd rounds: the write cannot start before another thread completes a user event.
+    cl_event gate = nullptr;
+    if (r % 2 == 1) {
+      cl_int err = CL_SUCCESS;
+      gate = clCreateUserEvent(ctx_, &err);
+      ASSERT_EQ(err, CL_SUCCESS);
+    }
+    cl_event ev_w = nullptr, ev_k = nullptr, ev_c = nullptr, ev_k2 = nullptr, ev_m = nullptr,
+             ev_u = nullptr, ev_k3 = nullptr, ev_r = nullptr, ev_s = nullptr;
+    {
+      std::unique_ptr<DelayedCompletion> completer;
+      ASSERT_EQ(hkEnqueueWriteBuffer(q_, src, CL_FALSE, 0, big, h.data(), gate ? 1 : 0,
+                                     gate ? &gate : nullptr, &ev_w),
+                CL_SUCCESS);
+      if (gate)
+        completer = std::make_unique<DelayedCompletion>(gate, std::chrono::milliseconds(40));
+      // 1. dst[i] = src[n-1-i] + r: must see the write.
+      int add = r;
+      Launch(tail_, {{sizeof(cl_mem), &src}, {sizeof(cl_mem), &dst}, {sizeof n, &n},
+                     {sizeof add, &add}},
+             Deps({ev_w}), &ev_k);
+      if (HasFatalFailure()) return;
+    }
+    // 2. copy src -> mid (non-blocking), then dst2[i] = mid[n-1-i] + r + 1.
+    ASSERT_EQ(hkEnqueueCopyBuffer(q_, src, mid, 0, 0, big, Deps({ev_w}).count(),
+                                  Deps({ev_w}).data(), &ev_c),
+              CL_SUCCESS);
+    int add2 = r + 1;
+    Launch(tail_, {{sizeof(cl_mem), &mid}, {sizeof(cl_mem), &dst2}, {sizeof n, &n},
+                   {sizeof add2, &add2}},
+           Deps({ev_c}), &ev_k2);
+    if (HasFatalFailure()) return;
+    // 3. map dst2 (non-blocking), check and double it through the map, unmap
+    //    (non-blocking), then out3 = dst2 * 3.
+    cl_int err = CL_SUCCESS;
+    WaitList wm = Deps({ev_k2});
+    int *p = static_cast<int *>(hkEnqueueMapBuffer(q_, dst2, CL_FALSE,
+                                                   CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                   kItems * sizeof(int), wm.count(), wm.data(),
+                                                   &ev_m, &err));
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkWaitForEvents(1, &ev_m), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i) {
+      ASSERT_EQ(p[i], h[kBig - 1 - i] + r + 1) << "mapped dst2[" << i << "]";
+      p[i] *= 2;
+    }
+    ASSERT_EQ(hkEnqueueUnmapMemObject(q_, dst2, p, 0, nullptr, &ev_u), CL_SUCCESS);
+    int m = 3;
+    Launch(scale_, {{sizeof(cl_mem), &dst2}, {sizeof(cl_mem), &out3}, {sizeof m, &m}},
+           Deps({ev_u}), &ev_k3);
+    if (HasFatalFailure()) return;
+    // 4. write-after-read: a non-blocking read of all of src, then a launch that
+    //    overwrites src's tail; the read must return the values from before the launch.
+    WaitList wr = Deps({ev_w});
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, src, CL_FALSE, 0, big, hsnap.data(), wr.count(),
+                                  wr.data(), &ev_r),
+              CL_SUCCESS);
+    int stamp = -1000 * (r + 1);
+    Launch(stamp_, {{sizeof(cl_mem), &src}, {sizeof n, &n}, {sizeof stamp, &stamp}},
+           Deps({ev_r, ev_c, ev_k}), &ev_s);
+    if (HasFatalFailure()) return;
+    // 5. read the results back (non-blocking, after the launches' events) and check.
+    std::vector<int> hdst(kItems), hout3(kItems), htail(kItems);
+    cl_event reads[3] = {};
+    WaitList w1 = Deps({ev_k}), w3 = Deps({ev_k3}), ws = Deps({ev_s});
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_FALSE, 0, kItems * sizeof(int), hdst.data(),
+                                  w1.count(), w1.data(), &reads[0]),
+              CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, out3, CL_FALSE, 0, kItems * sizeof(int), hout3.data(),
+                                  w3.count(), w3.data(), &reads[1]),
+              CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, src, CL_FALSE, (kBig - kItems) * sizeof(int),
+                                  kItems * sizeof(int), htail.data(), ws.count(), ws.data(),
+                                  &reads[2]),
+              CL_SUCCESS);
+    ASSERT_EQ(hkWaitForEvents(3, reads), CL_SUCCESS);
+    ASSERT_EQ(hkWaitForEvents(1, &ev_r), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i) {
+      ASSERT_EQ(hdst[i], h[kBig - 1 - i] + r) << "launch 1 ran before the write finished, i=" << i;
+      ASSERT_EQ(hout3[i], (h[kBig - 1 - i] + r + 1) * 2 * 3)
+          << "launch after copy/map/unmap saw old data, i=" << i;
+      // htail[j] holds src[kBig - kItems + j] == stamp + (kItems - 1 - j)
+      ASSERT_EQ(htail[kItems - 1 - i], stamp + int(i)) << "stamp_tail result, i=" << i;
+    }
+    for (int j = kBig - int(kItems); j < kBig; ++j)
+      ASSERT_EQ(hsnap[j], h[j]) << "a launch overwrote src before an earlier read finished, j="
+                                << j;
+    ASSERT_EQ(hkFinish(q_), CL_SUCCESS);
+    for (cl_event e : {ev_w, ev_k, ev_c, ev_k2, ev_m, ev_u, ev_k3, ev_r, ev_s, reads[0],
+                       reads[1], reads[2], gate})
+      if (e) hkReleaseEvent(e);
+  }
+  for (cl_kernel k : {tail_, scale_, stamp_}) {
+    hk_launch_counts c = Counts(k);
+    EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << Describe(c);
+    EXPECT_GT(c.by_path[HK_PATH_INLINE], 0u) << Describe(c);
+  }
+  for (cl_mem b : {src, mid, dst, dst2, out3}) hkReleaseMemObject(b);
+}
+
+// A launch whose wait list holds an incomplete user event cannot run now, and must not
+// block (the application completes the event after the enqueue returns): it goes to PoCL's
+// queue and runs when the event completes.
+TEST_P(Ordering, UserEventInWaitListSendsLaunchToQueue) {
+  cl_mem out = NewBuffer(kItems * sizeof(int));
+  cl_int err = CL_SUCCESS;
+  cl_event user = clCreateUserEvent(ctx_, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  int v = 77;
+  cl_event ev = nullptr;
+  {
+    Watchdog watchdog(user, std::chrono::milliseconds(3000));
+    ASSERT_EQ(hkSetKernelArg(fill_, 0, sizeof(cl_mem), &out), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q_, fill_, 1, nullptr, &kItems, &kLocal, 1, &user, &ev),
+              CL_SUCCESS);
+    watchdog.Returned();
+    ASSERT_FALSE(watchdog.Fired()) << "hkEnqueueNDRangeKernel blocked on an incomplete user "
+                                      "event (an application would deadlock)";
+  }
+  ASSERT_NE(ev, nullptr);
+  EXPECT_NE(Status(ev), CL_COMPLETE) << "the launch completed before its user event";
+  hk_launch_counts c = Counts(fill_);
+  EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 1u) << Describe(c);
+  EXPECT_EQ(c.by_reason[HK_REASON_USER_EVENT], 1u) << Describe(c);
+  ASSERT_EQ(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(hkWaitForEvents(1, &ev), CL_SUCCESS);
+  EXPECT_EQ(Status(ev), CL_COMPLETE);
+  std::vector<int> host(kItems);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, out, CL_TRUE, 0, kItems * sizeof(int), host.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], v + int(i)) << "element " << i;
+  // With the event complete, the same launch runs directly again.
+  v = 78;
+  ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q_, fill_, 1, nullptr, &kItems, &kLocal, 1, &user, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, out, CL_TRUE, 0, kItems * sizeof(int), host.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], v + int(i)) << "element " << i;
+  c = Counts(fill_);
+  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << Describe(c);
+  hkReleaseEvent(ev);
+  hkReleaseEvent(user);
+  hkReleaseMemObject(out);
+}
+
+// The same, one step removed: the launch depends (in-order: implicitly; out-of-order:
+// through the wait list) on PoCL commands that wait for an incomplete user event: a write,
+// and a launch that went to the queue. Waiting for them on the calling thread would
+// deadlock an application that completes the user event after enqueueing everything.
+TEST_P(Ordering, LaunchBehindCommandsGatedByUserEventDoesNotBlock) {
+  const size_t big = size_t(kBig) * sizeof(int);
+  cl_mem src = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int)),
+         out = NewBuffer(kItems * sizeof(int)), out2 = NewBuffer(kItems * sizeof(int));
+  std::vector<int> h(kBig);
+  for (int j = 0; j < kBig; ++j) h[j] = 3 * j + 1;
+  cl_int err = CL_SUCCESS;
+  cl_event user = clCreateUserEvent(ctx_, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_event ev_w = nullptr, ev_k = nullptr, ev_f = nullptr, ev_s = nullptr;
+  int n = kBig, add = 5, v = 40, m = 2;
+  {
+    Watchdog watchdog(user, std::chrono::milliseconds(3000));
+    ASSERT_EQ(hkEnqueueWriteBuffer(q_, src, CL_FALSE, 0, big, h.data(), 1, &user, &ev_w),
+              CL_SUCCESS);
+    // Depends on the gated write.
+    Launch(tail_, {{sizeof(cl_mem), &src}, {sizeof(cl_mem), &dst}, {sizeof n, &n},
+                   {sizeof add, &add}},
+           Deps({ev_w}), &ev_k);
+    // Goes to the queue (user event in its own wait list) ...
+    ASSERT_EQ(hkSetKernelArg(fill_, 0, sizeof(cl_mem), &out), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q_, fill_, 1, nullptr, &kItems, &kLocal, 1, &user, &ev_f),
+              CL_SUCCESS);
+    // ... and this one reads its output.
+    Launch(scale_, {{sizeof(cl_mem), &out}, {sizeof(cl_mem), &out2}, {sizeof m, &m}},
+           Deps({ev_f}), &ev_s);
+    watchdog.Returned();
+    EXPECT_FALSE(watchdog.Fired())
+        << "a launch blocked on PoCL commands gated by an incomplete user event (an "
+           "application that completes the event after enqueueing would deadlock)";
+  }
+  clSetUserEventStatus(user, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
+  cl_event all[4] = {ev_w, ev_k, ev_f, ev_s};
+  ASSERT_EQ(hkWaitForEvents(4, all), CL_SUCCESS);
+  std::vector<int> hdst(kItems), hout2(kItems);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), hdst.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, out2, CL_TRUE, 0, kItems * sizeof(int), hout2.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i) {
+    ASSERT_EQ(hdst[i], h[kBig - 1 - i] + add) << "launch ran before the gated write, i=" << i;
+    ASSERT_EQ(hout2[i], (v + int(i)) * m) << "launch ran before the queued launch, i=" << i;
+  }
+  for (cl_event e : all) hkReleaseEvent(e);
+  hkReleaseEvent(user);
+  for (cl_mem b : {src, dst, out, out2}) hkReleaseMemObject(b);
+}
+
+TEST_P(Ordering, DirectLaunchReturnsCompleteEvent) {
+  cl_mem out = NewBuffer(kItems * sizeof(int));
+  int v = 9;
+  cl_event ev = nullptr;
+  Launch(fill_, {{sizeof(cl_mem), &out}, {sizeof v, &v}}, WaitList{}, &ev);
+  ASSERT_NE(ev, nullptr);
+  EXPECT_EQ(Status(ev), CL_COMPLETE) << "event of a direct launch not complete on return";
+  hk_launch_counts c = Counts(fill_);
+  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << Describe(c);
+  cl_context ectx = nullptr;
+  ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_CONTEXT, sizeof ectx, &ectx, nullptr), CL_SUCCESS);
+  EXPECT_EQ(ectx, ctx_);
+  cl_command_queue eq = nullptr;
+  ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, nullptr), CL_SUCCESS);
+  EXPECT_EQ(eq, q_) << "CL_EVENT_COMMAND_QUEUE of a direct launch's event";
+  // Usable in a wait list, on this queue and on another one.
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<int> host(kItems, 0);
+  ASSERT_EQ(hkEnqueueReadBuffer(other, out, CL_TRUE, 0, kItems * sizeof(int), host.data(), 1,
+                                &ev, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], v + int(i)) << "element " << i;
+  ASSERT_EQ(hkWaitForEvents(1, &ev), CL_SUCCESS);
+  // A second launch waiting on the first one's event still runs directly.
+  v = 10;
+  cl_event ev2 = nullptr;
+  Launch(fill_, {{sizeof(cl_mem), &out}, {sizeof v, &v}}, Deps({ev}), &ev2);
+  EXPECT_EQ(Status(ev2), CL_COMPLETE);
+  c = Counts(fill_);
+  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 2u) << Describe(c);
+  ASSERT_EQ(hkReleaseEvent(ev), CL_SUCCESS);
+  ASSERT_EQ(hkReleaseEvent(ev2), CL_SUCCESS);
+  hkReleaseCommandQueue(other);
+  hkReleaseMemObject(out);
+}
+
+// Applications time kernels with profiling events (clpeak does): a direct launch's event
+// on a profiling queue must carry ordered timestamps.
+TEST_P(Ordering, DirectLaunchEventOnProfilingQueueHasTimestamps) {
+  cl_int err = CL_SUCCESS;
+  cl_queue_properties props[] = {
+      CL_QUEUE_PROPERTIES,
+      cl_queue_properties(CL_QUEUE_PROFILING_ENABLE |
+                          (OutOfOrder() ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0)),
+      0};
+  cl_command_queue pq = clCreateCommandQueueWithProperties(ctx_, device_, props, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem out = NewBuffer(kItems * sizeof(int));
+  int v = 1;
+  ASSERT_EQ(hkSetKernelArg(fill_, 0, sizeof(cl_mem), &out), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
+  cl_event ev = nullptr;
+  ASSERT_EQ(hkEnqueueNDRangeKernel(pq, fill_, 1, nullptr, &kItems, &kLocal, 0, nullptr, &ev),
+            CL_SUCCESS);
+  EXPECT_EQ(Counts(fill_).by_path[HK_PATH_INLINE], 1u) << Describe(Counts(fill_));
+  cl_ulong t[4] = {};
+  const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                     CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(clGetEventProfilingInfo(ev, what[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS)
+        << "profiling info " << i;
+  EXPECT_LE(t[0], t[1]);
+  EXPECT_LE(t[1], t[2]);
+  EXPECT_LE(t[2], t[3]);
+  hkReleaseEvent(ev);
+  hkReleaseMemObject(out);
+  hkReleaseCommandQueue(pq);
+}
+
+INSTANTIATE_TEST_SUITE_P(Queues, Ordering, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? std::string("OutOfOrder")
+                                             : std::string("InOrder");
+                         });
+
+}  // namespace
