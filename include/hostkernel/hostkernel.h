@@ -134,6 +134,25 @@ HK_API cl_int hkEnqueueSVMMigrateMem(cl_command_queue, cl_uint, const void **, c
 HK_API cl_mem hkCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
 HK_API cl_mem hkCreateSubBuffer(cl_mem, cl_mem_flags, cl_buffer_create_type, const void *,
                                 cl_int *);
+HK_API cl_command_queue hkCreateCommandQueue(cl_context, cl_device_id,
+                                             cl_command_queue_properties, cl_int *);
+HK_API cl_command_queue hkCreateCommandQueueWithProperties(cl_context, cl_device_id,
+                                                           const cl_queue_properties *,
+                                                           cl_int *);
+HK_API cl_program hkCreateProgramWithSource(cl_context, cl_uint, const char **,
+                                            const size_t *, cl_int *);
+HK_API cl_program hkCreateProgramWithBinary(cl_context, cl_uint, const cl_device_id *,
+                                            const size_t *, const unsigned char **, cl_int *,
+                                            cl_int *);
+HK_API cl_program hkCreateProgramWithIL(cl_context, const void *, size_t, cl_int *);
+HK_API cl_int hkBuildProgram(cl_program, cl_uint, const cl_device_id *, const char *,
+                             void(CL_CALLBACK *)(cl_program, void *), void *);
+HK_API cl_int hkCompileProgram(cl_program, cl_uint, const cl_device_id *, const char *,
+                               cl_uint, const cl_program *, const char **,
+                               void(CL_CALLBACK *)(cl_program, void *), void *);
+HK_API cl_program hkLinkProgram(cl_context, cl_uint, const cl_device_id *, const char *,
+                                cl_uint, const cl_program *,
+                                void(CL_CALLBACK *)(cl_program, void *), void *, cl_int *);
 HK_API cl_kernel hkCreateKernel(cl_program, const char *, cl_int *);
 HK_API cl_int hkCreateKernelsInProgram(cl_program, cl_uint, cl_kernel *, cl_uint *);
 HK_API cl_kernel hkCloneKernel(cl_kernel, cl_int *);

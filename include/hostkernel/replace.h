@@ -51,6 +51,14 @@
 #define clEnqueueSVMMigrateMem hkEnqueueSVMMigrateMem
 #define clCreateBuffer hkCreateBuffer
 #define clCreateSubBuffer hkCreateSubBuffer
+#define clCreateCommandQueue hkCreateCommandQueue
+#define clCreateCommandQueueWithProperties hkCreateCommandQueueWithProperties
+#define clCreateProgramWithSource hkCreateProgramWithSource
+#define clCreateProgramWithBinary hkCreateProgramWithBinary
+#define clCreateProgramWithIL hkCreateProgramWithIL
+#define clBuildProgram hkBuildProgram
+#define clCompileProgram hkCompileProgram
+#define clLinkProgram hkLinkProgram
 #define clCreateKernel hkCreateKernel
 #define clCreateKernelsInProgram hkCreateKernelsInProgram
 #define clCloneKernel hkCloneKernel

@@ -1,0 +1,93 @@
+// hostkernel's records of the OpenCL objects it has seen: devices, queues and kernels.
+// The launch path reads a KernelEntry and a QueueEntry through lock-free tables; all
+// changes to an entry happen under its mutex on slow paths.
+#pragma once
+
+#include <CL/cl.h>
+#include <hostkernel/hostkernel.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kernel/kernel_args.hpp"
+#include "launch/geometry.hpp"
+#include "launch/local_size.hpp"
+#include "pocl/probe.hpp"
+#include "program/program_image.hpp"
+
+namespace hk::api {
+
+struct DeviceEntry {
+  cl_device_id handle = nullptr;
+  pocl::DeviceProbe probe;
+  launch::DeviceLimits limits{};
+};
+
+struct QueueEntry {
+  cl_command_queue handle = nullptr;
+  cl_context context = nullptr;
+  const DeviceEntry *device = nullptr;
+  bool direct = false;             // launches on this queue may run directly
+  hk_reason reason = HK_REASON_NONE;  // why not, when !direct
+  bool in_order = true;
+  bool profiling = false;
+  // Commands given to PoCL and those known complete: equal means PoCL holds no work
+  // for this queue, so a direct launch need not wait and hkFinish need not call PoCL.
+  std::atomic<std::uint64_t> enqueued{1};  // unknown history: assume one pending command
+  std::atomic<std::uint64_t> completed{0};
+  // Set when PoCL holds a command waiting for an incomplete user event: waiting for the
+  // queue could then block forever, so launches go to the queue until it is finished.
+  std::atomic<bool> blocked{false};
+
+  bool idle() const {
+    return enqueued.load(std::memory_order_acquire) ==
+           completed.load(std::memory_order_acquire);
+  }
+  // Records that every command enqueued up to `upto` has completed.
+  void completedUpTo(std::uint64_t upto);
+};
+
+// Counters that only their kernel's launching thread writes (relaxed load + store: no
+// locked instruction on the launch path); readers may see slightly old values.
+struct LaunchCounts {
+  std::atomic<std::uint64_t> by_path[3] = {};
+  std::atomic<std::uint64_t> by_reason[HK_REASON_COUNT] = {};
+  void add(hk_path path, hk_reason reason) {
+    auto &p = by_path[path];
+    p.store(p.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (path == HK_PATH_QUEUE) {
+      auto &r = by_reason[reason];
+      r.store(r.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+  }
+};
+
+struct KernelEntry {
+  cl_kernel handle = nullptr;
+  cl_program program = nullptr;
+  cl_context context = nullptr;
+  std::string name;
+  std::mutex mutex;  // serialises preparation, binding and planning
+
+  // Preparation (once per kernel and device).
+  enum class Prep : std::uint8_t { NotYet, Ready, Failed };
+  Prep prep = Prep::NotYet;
+  std::string prep_error;
+  const DeviceEntry *device = nullptr;
+  std::shared_ptr<program::ProgramImage> program_image;
+  const program::KernelImage *image = nullptr;
+
+  kernel::KernelArgs args;
+
+  // The launch path's cache: valid while `fast` is set.
+  std::atomic<bool> fast{false};
+  launch::LaunchRequest request;
+  launch::Plan plan;
+
+  LaunchCounts counts;
+};
+
+}  // namespace hk::api

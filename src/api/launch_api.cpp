@@ -1,0 +1,172 @@
+// hkEnqueueNDRangeKernel: the launch path. A launch whose kernel, queue and geometry are
+// as they were at the kernel's previous direct launch takes the fast path below: two
+// lock-free lookups, one TLS access, the work-group loop. Everything else (first launch,
+// changed arguments or geometry, wait lists, pending PoCL work) goes through
+// launchSlow(), which prepares, binds and plans, or hands the launch to PoCL's queue.
+#include <hostkernel/hostkernel.h>
+
+#include "api/queue_sync.hpp"
+#include "api/registry.hpp"
+#include "base/log.hpp"
+#include "base/next.hpp"
+#include "launch/inline_runner.hpp"
+#include "launch/thread_state.hpp"
+
+namespace hk::api {
+namespace {
+
+// Runs a kernel whose entry is fast (prepared, bound, planned) on the calling thread.
+// Returns false only if the thread's buffers cannot grow (out of memory).
+bool runInline(KernelEntry &k, launch::ThreadState &ts) {
+  const program::KernelImage &img = *k.image;
+  void **args = k.args.array();
+  if (k.args.hasLocals()) {
+    if (k.args.localBytes() > ts.local_capacity ||
+        k.args.arrayLength() > ts.scratch_capacity || k.args.localCount() > ts.slots_capacity)
+      if (!ts.reserve(k.args.localBytes(), k.args.arrayLength(), k.args.localCount()))
+        return false;
+    k.args.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
+    args = ts.scratch_args;
+  }
+  pocl::PoclContext pc = k.plan.pc;
+  pc.printf_buffer = ts.printf_buffer;
+  pc.printf_buffer_position = &ts.printf_position;
+  pc.printf_buffer_capacity = ts.printf_capacity;
+  ++ts.depth;
+  {
+    launch::FpModeScope fp(img.flush_denorms);
+    launch::runGroups(img.fn, args, pc);
+  }
+  --ts.depth;
+  if (ts.printf_position) ts.flushPrintf();
+  return true;
+}
+
+// Gives the launch to PoCL and records why.
+cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command_queue queue,
+                     cl_kernel kernel, cl_uint dim, const size_t *offset, const size_t *global,
+                     const size_t *local, cl_uint nwait, const cl_event *waits,
+                     cl_event *event) {
+  cl_int err = next().clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, nwait,
+                                             waits, event);
+  if (k) k->counts.add(HK_PATH_QUEUE, reason);
+  if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
+  return err;
+}
+
+// Prepares the kernel for the queue's device: its work-group function and metadata.
+hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
+  if (k.prep == KernelEntry::Prep::Ready && k.device == q.device) return HK_REASON_NONE;
+  if (k.prep == KernelEntry::Prep::Failed && k.device == q.device)
+    return HK_REASON_PREPARE_FAILED;
+  k.device = q.device;
+  std::string error;
+  k.program_image = registry().programImage(k.program, q.device->handle, error);
+  k.image = k.program_image ? k.program_image->kernel(k.name, error) : nullptr;
+  if (!k.image) {
+    k.prep = KernelEntry::Prep::Failed;
+    k.prep_error = error;
+    logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", k.name.c_str(), error.c_str());
+    return HK_REASON_PREPARE_FAILED;
+  }
+  k.prep = KernelEntry::Prep::Ready;
+  k.args.markDirty();
+  return HK_REASON_NONE;
+}
+
+[[gnu::noinline]] cl_int launchSlow(cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                                    const size_t *offset, const size_t *global,
+                                    const size_t *local, cl_uint nwait, const cl_event *waits,
+                                    cl_event *event) {
+  Registry &reg = registry();
+  cl_int err = CL_SUCCESS;
+  KernelEntry *k = reg.kernelEntry(kernel, &err);
+  if (!k) {
+    if (err == CL_INVALID_KERNEL) return err;  // released, or not a kernel
+    return launchOnQueue(nullptr, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset,
+                         global, local, nwait, waits, event);
+  }
+  QueueEntry *q = reg.queueEntry(queue, &err);
+  if (!q) {
+    if (err == CL_INVALID_COMMAND_QUEUE) return err;
+    return launchOnQueue(k, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset, global,
+                         local, nwait, waits, event);
+  }
+  auto toQueue = [&](hk_reason why) {
+    return launchOnQueue(k, q, why, queue, kernel, dim, offset, global, local, nwait, waits,
+                         event);
+  };
+  if (!q->direct) return toQueue(q->reason);
+  if ((nwait == 0) != (waits == nullptr) || dim < 1 || dim > 3 || !global)
+    return toQueue(HK_REASON_INVALID_LAUNCH);
+  if (q->blocked.load(std::memory_order_acquire) || hasPendingUserEvent(nwait, waits))
+    return toQueue(HK_REASON_USER_EVENT);
+  {
+    std::lock_guard lock(k->mutex);
+    k->fast.store(false, std::memory_order_relaxed);
+    if (hk_reason why = prepare(*k, *q); why != HK_REASON_NONE) return toQueue(why);
+    if (k->args.dirty()) {
+      std::string detail;
+      hk_reason why = k->args.bind(
+          *k->image, [&](cl_mem m, void **out) { return reg.bufferPointer(m, *q, out); },
+          detail);
+      if (why != HK_REASON_NONE) {
+        k->args.markDirty();
+        return toQueue(why);
+      }
+    }
+    launch::LaunchRequest r = launch::LaunchRequest::from(dim, offset, global, local);
+    launch::Plan plan;
+    if (hk_reason why = launch::planLaunch(r, q->device->limits, k->image->meta->reqd_wg_size,
+                                           plan);
+        why != HK_REASON_NONE)
+      return toQueue(why);
+    k->request = r;
+    k->plan = plan;
+    k->fast.store(true, std::memory_order_release);
+  }
+  if (nwait) {
+    // Events of PoCL's commands (or of earlier direct launches, already complete).
+    if (next().clWaitForEvents(nwait, waits) != CL_SUCCESS)
+      return toQueue(HK_REASON_INVALID_LAUNCH);
+  }
+  if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
+  launch::ThreadState &ts = launch::threadState();
+  if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
+  if (!runInline(*k, ts)) return toQueue(HK_REASON_LIMITS);
+  k->counts.add(HK_PATH_INLINE, HK_REASON_NONE);
+  return event ? completeEvent(*q, event) : CL_SUCCESS;
+}
+
+}  // namespace
+}  // namespace hk::api
+
+using namespace hk::api;
+
+extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
+                                         cl_uint dim, const size_t *offset,
+                                         const size_t *global, const size_t *local,
+                                         cl_uint nwait, const cl_event *waits,
+                                         cl_event *event) {
+  if (!kernel) return CL_INVALID_KERNEL;  // PoCL 3.1 would crash
+  if (!queue) return CL_INVALID_COMMAND_QUEUE;
+  Registry &reg = registry();
+  KernelEntry *k = reg.kernels.find(kernel);
+  QueueEntry *q = reg.queues.find(queue);
+  if (k && q && k != reg.kernels.released() && q != reg.queues.released() && nwait == 0 &&
+      k->fast.load(std::memory_order_acquire) && q->device == k->device && q->idle() &&
+      global && k->request.sameAs(dim, offset, global, local)) {
+    hk::launch::ThreadState &ts = hk::launch::threadState();
+    if (ts.ready && runInline(*k, ts)) {
+      k->counts.add(HK_PATH_INLINE, HK_REASON_NONE);
+      return event ? completeEvent(*q, event) : CL_SUCCESS;
+    }
+  }
+  return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);
+}
+
+extern "C" cl_int hkEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint nwait,
+                                const cl_event *waits, cl_event *event) {
+  static const size_t one = 1;
+  return hkEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one, nwait, waits, event);
+}

@@ -1,0 +1,172 @@
+// Creation and release of OpenCL objects. hostkernel's state for an object is dropped
+// when the object dies, and any state left at an address is dropped when a new object is
+// created there, so a new object that reuses a released handle's address never sees
+// stale state.
+#include <hostkernel/hostkernel.h>
+
+#include "api/registry.hpp"
+#include "base/next.hpp"
+
+using namespace hk::api;
+using hk::next;
+
+namespace {
+
+template <typename Info, typename Handle, typename Fn>
+cl_uint referenceCount(Fn info, Handle h, Info what) {
+  cl_uint n = 0;
+  return info(h, what, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+cl_command_queue hkCreateCommandQueue(cl_context c, cl_device_id d,
+                                      cl_command_queue_properties p, cl_int *err) {
+  cl_command_queue q = next().clCreateCommandQueue(c, d, p, err);
+  if (q) registry().dropQueue(q);
+  return q;
+}
+
+cl_command_queue hkCreateCommandQueueWithProperties(cl_context c, cl_device_id d,
+                                                    const cl_queue_properties *p,
+                                                    cl_int *err) {
+  cl_command_queue q = next().clCreateCommandQueueWithProperties(c, d, p, err);
+  if (q) registry().dropQueue(q);
+  return q;
+}
+
+cl_program hkCreateProgramWithSource(cl_context c, cl_uint n, const char **src,
+                                     const size_t *len, cl_int *err) {
+  cl_program p = next().clCreateProgramWithSource(c, n, src, len, err);
+  if (p) registry().dropProgram(p);
+  return p;
+}
+
+cl_program hkCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id *devs,
+                                     const size_t *lens, const unsigned char **bins,
+                                     cl_int *status, cl_int *err) {
+  cl_program p = next().clCreateProgramWithBinary(c, n, devs, lens, bins, status, err);
+  if (p) registry().dropProgram(p);
+  return p;
+}
+
+cl_program hkCreateProgramWithIL(cl_context c, const void *il, size_t len, cl_int *err) {
+  cl_program p = next().clCreateProgramWithIL(c, il, len, err);
+  if (p) registry().dropProgram(p);
+  return p;
+}
+
+cl_int hkBuildProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
+                      void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
+  registry().dropProgram(p);  // a rebuilt program has new code
+  return next().clBuildProgram(p, n, devs, opts, notify, user);
+}
+
+cl_int hkCompileProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
+                        cl_uint nh, const cl_program *hs, const char **names,
+                        void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
+  registry().dropProgram(p);
+  return next().clCompileProgram(p, n, devs, opts, nh, hs, names, notify, user);
+}
+
+cl_program hkLinkProgram(cl_context c, cl_uint n, const cl_device_id *devs, const char *opts,
+                         cl_uint np, const cl_program *ps,
+                         void(CL_CALLBACK *notify)(cl_program, void *), void *user,
+                         cl_int *err) {
+  cl_program p = next().clLinkProgram(c, n, devs, opts, np, ps, notify, user, err);
+  if (p) registry().dropProgram(p);
+  return p;
+}
+
+cl_kernel hkCreateKernel(cl_program p, const char *name, cl_int *err) {
+  cl_kernel k = next().clCreateKernel(p, name, err);
+  if (k) registry().dropKernel(k, false);
+  return k;
+}
+
+cl_int hkCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, cl_uint *ret) {
+  cl_uint made = 0;
+  cl_int err = next().clCreateKernelsInProgram(p, n, ks, &made);
+  if (err == CL_SUCCESS && ks)
+    for (cl_uint i = 0; i < made && i < n; ++i) registry().dropKernel(ks[i], false);
+  if (ret) *ret = made;
+  return err;
+}
+
+cl_kernel hkCloneKernel(cl_kernel source, cl_int *err) {
+  cl_kernel k = next().clCloneKernel(source, err);
+  if (!k) return k;
+  registry().dropKernel(k, false);
+  // The clone has the source's arguments: PoCL copied them, hostkernel copies its record.
+  cl_int e = CL_SUCCESS;
+  KernelEntry *from = registry().kernels.find(source);
+  if (from && from != registry().kernels.released())
+    if (KernelEntry *to = registry().kernelEntry(k, &e)) {
+      std::scoped_lock lock(from->mutex, to->mutex);
+      to->args.copyFrom(from->args);
+    }
+  return k;
+}
+
+cl_int hkReleaseKernel(cl_kernel k) {
+  if (!k) return CL_INVALID_KERNEL;
+  Registry &r = registry();
+  if (r.kernels.find(k) == r.kernels.released()) return CL_INVALID_KERNEL;
+  bool last = referenceCount(next().clGetKernelInfo, k, CL_KERNEL_REFERENCE_COUNT) == 1;
+  cl_int err = next().clReleaseKernel(k);
+  if (err == CL_SUCCESS && last) r.dropKernel(k, true);
+  return err;
+}
+
+cl_int hkReleaseProgram(cl_program p) {
+  if (!p) return CL_INVALID_PROGRAM;
+  bool last = referenceCount(next().clGetProgramInfo, p, CL_PROGRAM_REFERENCE_COUNT) == 1;
+  cl_int err = next().clReleaseProgram(p);
+  if (err == CL_SUCCESS && last) registry().dropProgram(p);
+  return err;
+}
+
+cl_int hkReleaseMemObject(cl_mem m) {
+  if (!m) return CL_INVALID_MEM_OBJECT;
+  // A buffer's cached pointer is cheap to find again: drop it on every release.
+  registry().dropBuffer(m);
+  return next().clReleaseMemObject(m);
+}
+
+cl_int hkReleaseCommandQueue(cl_command_queue q) {
+  if (!q) return CL_INVALID_COMMAND_QUEUE;
+  bool last =
+      referenceCount(next().clGetCommandQueueInfo, q, CL_QUEUE_REFERENCE_COUNT) == 1;
+  if (last) {
+    // Releasing a queue waits for its commands, as clReleaseCommandQueue does.
+    registry().dropQueue(q);
+  }
+  return next().clReleaseCommandQueue(q);
+}
+
+cl_int hkReleaseContext(cl_context c) {
+  if (!c) return CL_INVALID_CONTEXT;
+  return next().clReleaseContext(c);
+}
+
+cl_int hkReleaseEvent(cl_event e) {
+  if (!e) return CL_INVALID_EVENT;
+  return next().clReleaseEvent(e);
+}
+
+cl_mem hkCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_int *err) {
+  cl_mem m = next().clCreateBuffer(c, f, size, host, err);
+  if (m) registry().dropBuffer(m);
+  return m;
+}
+
+cl_mem hkCreateSubBuffer(cl_mem parent, cl_mem_flags f, cl_buffer_create_type t,
+                         const void *info, cl_int *err) {
+  cl_mem m = next().clCreateSubBuffer(parent, f, t, info, err);
+  if (m) registry().dropBuffer(m);
+  return m;
+}
+
+}  // extern "C"

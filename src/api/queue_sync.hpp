@@ -1,0 +1,26 @@
+// Ordering between direct launches and the commands PoCL holds for a queue.
+//
+//   if (!q.idle()) err = drainQueue(q);        // before a direct launch
+//   noteEnqueued(q, n, waits, blocking);        // after forwarding any command to PoCL
+#pragma once
+
+#include <CL/cl.h>
+
+#include "api/entries.hpp"
+
+namespace hk::api {
+
+// Waits until PoCL has completed every command given so far for the queue.
+cl_int drainQueue(QueueEntry &q);
+
+// True if the wait list holds a user event that is not complete yet.
+bool hasPendingUserEvent(cl_uint num_events, const cl_event *events);
+
+// Records a command given to PoCL. `blocking`: it has completed when the call returned
+// (so, on an in-order queue, has everything before it).
+void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events, bool blocking);
+
+// A complete event for a direct launch (the launch finished before the call returned).
+cl_int completeEvent(const QueueEntry &q, cl_event *event);
+
+}  // namespace hk::api

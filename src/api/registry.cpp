@@ -1,0 +1,215 @@
+#include "api/registry.hpp"
+
+#include <vector>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
+#include "base/next.hpp"
+
+namespace hk::api {
+namespace {
+
+std::string kernelName(cl_kernel k, cl_int *err) {
+  size_t n = 0;
+  *err = next().clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &n);
+  if (*err != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  *err = next().clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, n, s.data(), nullptr);
+  s.resize(n - 1);
+  return s;
+}
+
+}  // namespace
+
+void QueueEntry::completedUpTo(std::uint64_t upto) {
+  std::uint64_t c = completed.load(std::memory_order_relaxed);
+  while (c < upto &&
+         !completed.compare_exchange_weak(c, upto, std::memory_order_acq_rel)) {
+  }
+}
+
+Registry &registry() {
+  // Never destroyed: entries may be used by other threads or atexit handlers while the
+  // process exits.
+  static Registry *r = new Registry();
+  return *r;
+}
+
+const DeviceEntry *Registry::deviceEntry(cl_device_id device) {
+  std::lock_guard lock(mutex_);
+  auto &slot = devices_[device];
+  if (!slot) {
+    auto d = std::make_unique<DeviceEntry>();
+    d->handle = device;
+    d->probe = pocl::probeDevice(device);
+    for (int i = 0; i < 3; ++i) d->limits.max_item_sizes[i] = d->probe.max_item_sizes[i];
+    d->limits.max_group_size = d->probe.max_group_size;
+    d->limits.preferred_multiple = d->probe.preferred_multiple;
+    d->limits.compute_units = d->probe.compute_units;
+    if (!d->probe.supported)
+      logf(LogLevel::Warn, "launches on '%s' use PoCL's queue: %s", d->probe.name.c_str(),
+           d->probe.reason.c_str());
+    slot = std::move(d);
+  }
+  return slot.get();
+}
+
+QueueEntry *Registry::queueEntry(cl_command_queue queue, cl_int *err) {
+  *err = CL_SUCCESS;
+  if (QueueEntry *q = queues.find(queue); q && q != queues.released()) return q;
+  auto q = std::make_unique<QueueEntry>();
+  q->handle = queue;
+  cl_device_id device = nullptr;
+  cl_command_queue_properties props = 0;
+  const auto &cl = next();
+  if ((*err = cl.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof q->context,
+                                       &q->context, nullptr)) != CL_SUCCESS ||
+      (*err = cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device,
+                                       nullptr)) != CL_SUCCESS ||
+      (*err = cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props,
+                                       nullptr)) != CL_SUCCESS)
+    return nullptr;
+  q->device = deviceEntry(device);
+  q->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  q->profiling = props & CL_QUEUE_PROFILING_ENABLE;
+  if (config().disable) {
+    q->reason = HK_REASON_DISABLED;
+  } else if (!q->device->probe.supported) {
+    q->reason = HK_REASON_DEVICE;
+  }
+  q->direct = q->reason == HK_REASON_NONE;
+  std::lock_guard lock(mutex_);
+  if (QueueEntry *other = queues.find(queue); other && other != queues.released())
+    return other;  // another thread was first
+  QueueEntry *raw = q.get();
+  if (queues.insert(queue, raw) == raw) return nullptr;  // table full: stays unknown
+  q.release();
+  return raw;
+}
+
+KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
+  *err = CL_SUCCESS;
+  if (KernelEntry *k = kernels.find(kernel)) {
+    if (k == kernels.released()) {
+      *err = CL_INVALID_KERNEL;
+      return nullptr;
+    }
+    return k;
+  }
+  auto k = std::make_unique<KernelEntry>();
+  k->handle = kernel;
+  cl_uint num_args = 0;
+  const auto &cl = next();
+  if ((*err = cl.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args,
+                                 nullptr)) != CL_SUCCESS ||
+      (*err = cl.clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof k->program, &k->program,
+                                 nullptr)) != CL_SUCCESS ||
+      (*err = cl.clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof k->context, &k->context,
+                                 nullptr)) != CL_SUCCESS)
+    return nullptr;
+  k->name = kernelName(kernel, err);
+  if (*err != CL_SUCCESS) return nullptr;
+  k->args.reset(num_args);
+  std::lock_guard lock(mutex_);
+  if (KernelEntry *other = kernels.find(kernel); other && other != kernels.released())
+    return other;
+  KernelEntry *raw = k.get();
+  if (kernels.insert(kernel, raw) == raw) return nullptr;  // table full: stays unknown
+  k.release();
+  return raw;
+}
+
+std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program,
+                                                              cl_device_id device,
+                                                              std::string &error) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = programs_.find(program); it != programs_.end())
+      if (auto img = it->second.lock()) return img;
+  }
+  // Taking the binary can compile (tens of ms): not under the registry's lock.
+  auto img = program::ProgramImage::create(program, device, error);
+  if (!img) return nullptr;
+  std::lock_guard lock(mutex_);
+  auto &slot = programs_[program];
+  if (auto existing = slot.lock()) return existing;
+  slot = img;
+  return img;
+}
+
+bool Registry::bufferPointer(cl_mem mem, QueueEntry &queue, void **out) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = buffers_.find(mem); it != buffers_.end()) {
+      *out = it->second;
+      return true;
+    }
+  }
+  const auto &cl = next();
+  cl_mem_object_type type = 0;
+  cl_mem parent = nullptr;
+  size_t offset = 0, size = 0;
+  if (cl.clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS ||
+      type != CL_MEM_OBJECT_BUFFER ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                            nullptr) != CL_SUCCESS ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, nullptr) !=
+          CL_SUCCESS ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr) != CL_SUCCESS)
+    return false;
+  void *ptr = nullptr;
+  if (parent) {
+    // A sub-buffer's device memory is its parent's at the sub-buffer's origin.
+    if (!bufferPointer(parent, queue, &ptr)) return false;
+    ptr = static_cast<char *>(ptr) + offset;
+  } else {
+    // On PoCL's CPU device a buffer's device memory is its host backing store, and
+    // mapping returns exactly that (zero copy), for every kind of buffer. Mapping also
+    // makes PoCL allocate a buffer that no command has used yet.
+    cl_int err = CL_SUCCESS;
+    ptr = cl.clEnqueueMapBuffer(queue.handle, mem, CL_TRUE, CL_MAP_READ, 0, size, 0,
+                                nullptr, nullptr, &err);
+    if (err != CL_SUCCESS)  // e.g. CL_MEM_HOST_WRITE_ONLY
+      ptr = cl.clEnqueueMapBuffer(queue.handle, mem, CL_TRUE, CL_MAP_WRITE, 0, size, 0,
+                                  nullptr, nullptr, &err);
+    if (err != CL_SUCCESS || !ptr) return false;
+    queue.enqueued.fetch_add(1, std::memory_order_acq_rel);
+    if (cl.clEnqueueUnmapMemObject(queue.handle, mem, ptr, 0, nullptr, nullptr) !=
+        CL_SUCCESS)
+      return false;
+  }
+  std::lock_guard lock(mutex_);
+  buffers_[mem] = ptr;
+  *out = ptr;
+  return true;
+}
+
+void Registry::dropKernel(cl_kernel kernel, bool released) {
+  KernelEntry *old = kernels.remove(kernel, released);
+  if (!old) return;
+  retireCounts(*old);
+  delete old;
+}
+
+void Registry::dropQueue(cl_command_queue queue) {
+  delete queues.remove(queue, false);
+}
+
+void Registry::dropProgram(cl_program program) {
+  std::lock_guard lock(mutex_);
+  programs_.erase(program);
+}
+
+void Registry::dropBuffer(cl_mem mem) {
+  std::lock_guard lock(mutex_);
+  buffers_.erase(mem);
+}
+
+void Registry::retireCounts(const KernelEntry &k) {
+  std::lock_guard lock(mutex_);
+  Retired &r = retired_[k.name];
+  for (int p = 0; p < 3; ++p) r.by_path[p] += k.counts.by_path[p].load();
+  for (int i = 0; i < HK_REASON_COUNT; ++i) r.by_reason[i] += k.counts.by_reason[i].load();
+}
+
+}  // namespace hk::api

@@ -1,0 +1,59 @@
+#include "base/config.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace hk {
+namespace {
+
+bool parseBool(const char *v) {
+  return v && *v && std::strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0 &&
+         strcasecmp(v, "no") != 0 && strcasecmp(v, "off") != 0;
+}
+
+// A malformed number keeps the default: a typo in an environment variable must not
+// change behaviour silently, so it is reported (stderr: logging is not set up yet).
+template <typename T>
+void parseNumber(const char *name, const char *v, T &out) {
+  if (!v || !*v) return;
+  char *end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 10);
+  if (*end != '\0' || v[0] == '-') {
+    std::fprintf(stderr, "hostkernel warning: ignoring %s=%s (not a number)\n", name, v);
+    return;
+  }
+  out = static_cast<T>(n);
+}
+
+}  // namespace
+
+Config parseConfig(const char *(*getenv_fn)(const char *)) {
+  Config c;
+  c.disable = parseBool(getenv_fn("HOSTKERNEL_DISABLE"));
+  c.report = parseBool(getenv_fn("HOSTKERNEL_REPORT"));
+  parseNumber("HOSTKERNEL_NUM_THREADS", getenv_fn("HOSTKERNEL_NUM_THREADS"), c.num_threads);
+  parseNumber("HOSTKERNEL_INLINE_MAX_ITEMS", getenv_fn("HOSTKERNEL_INLINE_MAX_ITEMS"),
+              c.inline_max_items);
+  if (const char *pin = getenv_fn("HOSTKERNEL_PIN")) {
+    if (!std::strcmp(pin, "cores")) c.pin = PinMode::Cores;
+    else if (!std::strcmp(pin, "pus")) c.pin = PinMode::Pus;
+    else if (*pin && std::strcmp(pin, "none"))
+      std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_PIN=%s\n", pin);
+  }
+  if (const char *dir = getenv_fn("HOSTKERNEL_CACHE_DIR")) c.cache_dir = dir;
+  if (const char *lv = getenv_fn("HOSTKERNEL_LOG")) {
+    if (!std::strcmp(lv, "error")) c.log_level = LogLevel::Error;
+    else if (!std::strcmp(lv, "warn")) c.log_level = LogLevel::Warn;
+    else if (!std::strcmp(lv, "info")) c.log_level = LogLevel::Info;
+    else if (!std::strcmp(lv, "debug")) c.log_level = LogLevel::Debug;
+  }
+  return c;
+}
+
+const Config &config() {
+  static const Config c = parseConfig([](const char *n) -> const char * { return std::getenv(n); });
+  return c;
+}
+
+}  // namespace hk

@@ -1,0 +1,31 @@
+// Settings from HOSTKERNEL_* environment variables, read once at first use.
+//
+//   if (hk::config().disable) return forwardToQueue();
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "base/log.hpp"
+
+namespace hk {
+
+enum class PinMode { None, Cores, Pus };
+
+struct Config {
+  bool disable = false;                // HOSTKERNEL_DISABLE=1: every launch uses the queue
+  bool report = false;                 // HOSTKERNEL_REPORT=1: per-kernel counts at exit
+  unsigned num_threads = 0;            // HOSTKERNEL_NUM_THREADS: team cap (0: all CPUs)
+  PinMode pin = PinMode::None;         // HOSTKERNEL_PIN=none|cores|pus
+  std::size_t inline_max_items = 8192; // HOSTKERNEL_INLINE_MAX_ITEMS
+  std::string cache_dir;               // HOSTKERNEL_CACHE_DIR
+  LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
+};
+
+// The process's configuration; the environment is read on the first call.
+const Config &config();
+
+// Parses the environment as given (for tests); config() uses the process environment.
+Config parseConfig(const char *(*getenv_fn)(const char *));
+
+}  // namespace hk

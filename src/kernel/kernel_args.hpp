@@ -1,0 +1,91 @@
+// A kernel's arguments as the work-group function wants them. hkSetKernelArg records the
+// raw value (any time, even before the kernel is prepared); bind() turns the recorded
+// values into the `void **args` array once the kernel's metadata is known, and again
+// only after an argument changed.
+//
+//   KernelArgs a;  a.reset(num_args);
+//   a.record(0, sizeof(cl_mem), &buf);                   // from hkSetKernelArg
+//   if (a.dirty()) reason = a.bind(image, resolveBuffer);
+//   fn(a.array(), &pc, gx, gy, gz);                      // no __local memory
+//   a.placeLocals(arena, slots, scratch);                 // with __local memory
+#pragma once
+
+#include <CL/cl.h>
+#include <hostkernel/hostkernel.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "program/program_image.hpp"
+
+namespace hk::kernel {
+
+// Storage for one recorded value, aligned like PoCL aligns copied arguments (up to 128).
+class ArgValue {
+ public:
+  enum class Kind : std::uint8_t { Unset, Value, Local, Svm };
+  ArgValue() = default;
+  ArgValue(const ArgValue &) = delete;
+  ArgValue &operator=(const ArgValue &) = delete;
+  ~ArgValue();
+
+  void setValue(std::size_t size, const void *value);  // value may be null (local size)
+  void setSvm(const void *ptr);
+
+  Kind kind = Kind::Unset;
+  std::size_t size = 0;
+  void *data = nullptr;  // Value: the bytes; Svm: the pointer is stored here too
+  const void *svm = nullptr;
+
+ private:
+  std::size_t capacity_ = 0;
+};
+
+// Resolves a cl_mem to its device pointer; returns false if it cannot.
+using BufferResolver = std::function<bool(cl_mem, void **)>;
+
+class KernelArgs {
+ public:
+  void reset(cl_uint num_args);
+  cl_uint numArgs() const { return static_cast<cl_uint>(values_.size()); }
+
+  void record(cl_uint index, std::size_t size, const void *value);
+  void recordSvm(cl_uint index, const void *ptr);
+  // The recorded values of `other` (a cloned kernel starts with its source's arguments).
+  void copyFrom(const KernelArgs &other);
+  bool dirty() const { return dirty_; }
+  void markDirty() { dirty_ = true; }
+
+  // Builds the argument array. Returns HK_REASON_NONE, or why the kernel must use the
+  // queue with these arguments (unset argument, image/sampler/pipe, unresolvable buffer).
+  hk_reason bind(const program::KernelImage &image, const BufferResolver &resolve,
+                 std::string &detail);
+
+  // The argument array; valid after a successful bind(). For kernels with __local memory
+  // use placeLocals() to get a per-thread copy instead.
+  void **array() { return args_.data(); }
+  std::size_t arrayLength() const { return args_.size(); }
+
+  bool hasLocals() const { return !local_index_.empty(); }
+  std::size_t localBytes() const { return local_total_; }
+
+  // Writes into `scratch` (arrayLength() entries) the argument array for a thread whose
+  // local memory starts at `arena` (128-byte aligned, localBytes() long); `slots` holds
+  // one pointer per local region (local_count() entries).
+  void placeLocals(char *arena, void **slots, void **scratch) const;
+  std::size_t localCount() const { return local_index_.size(); }
+
+ private:
+  std::vector<ArgValue> values_;
+  bool dirty_ = true;
+  std::vector<void *> args_;         // num_args + num_locals + 1 entries
+  std::vector<void *> pointer_slot_; // one per argument: a buffer's device pointer
+  std::vector<std::uint32_t> local_index_;   // args_ index of each __local region
+  std::vector<std::size_t> local_offset_;    // its offset in the arena
+  std::size_t local_total_ = 0;
+};
+
+}  // namespace hk::kernel

@@ -1,0 +1,56 @@
+#include "launch/geometry.hpp"
+
+namespace hk::launch {
+
+LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
+                                  const std::size_t *global, const std::size_t *local) {
+  LaunchRequest r;
+  r.dim = dim;
+  r.has_local = local != nullptr;
+  for (std::uint32_t i = 0; i < dim && i < 3; ++i) {
+    r.global[i] = global[i];
+    r.offset[i] = offset ? offset[i] : 0;
+    r.local[i] = local ? local[i] : 1;
+  }
+  return r;
+}
+
+hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
+                     const std::array<std::uint64_t, 3> &reqd, Plan &plan) {
+  if (r.dim < 1 || r.dim > 3) return HK_REASON_INVALID_LAUNCH;
+  for (int i = 0; i < 3; ++i) {
+    // Zero sizes (a no-op in OpenCL 2+) and offsets that overflow are PoCL's to judge.
+    if (r.global[i] == 0 || r.global[i] + r.offset[i] < r.global[i])
+      return HK_REASON_INVALID_LAUNCH;
+  }
+  std::size_t local[3] = {r.local[0], r.local[1], r.local[2]};
+  const bool has_reqd = reqd[0] > 0 && reqd[1] > 0 && reqd[2] > 0;
+  if (r.has_local) {
+    std::size_t product = 1;
+    for (int i = 0; i < 3; ++i) {
+      if (local[i] == 0 || local[i] > dev.max_item_sizes[i]) return HK_REASON_INVALID_LAUNCH;
+      product *= local[i];
+    }
+    if (product > dev.max_group_size) return HK_REASON_INVALID_LAUNCH;
+    if (has_reqd && (local[0] != reqd[0] || local[1] != reqd[1] || local[2] != reqd[2]))
+      return HK_REASON_INVALID_LAUNCH;
+    for (int i = 0; i < 3; ++i)
+      if (r.global[i] % local[i] != 0) return HK_REASON_NON_UNIFORM;
+  } else {
+    if (has_reqd) return HK_REASON_INVALID_LAUNCH;  // PoCL requires the local size then
+    choosePoclLocalSize(dev, r.global, local);
+  }
+  plan = Plan{};
+  plan.pc.work_dim = r.dim;
+  plan.total_groups = 1;
+  for (int i = 0; i < 3; ++i) {
+    plan.pc.num_groups[i] = r.global[i] / local[i];
+    plan.pc.global_offset[i] = r.offset[i];
+    plan.pc.local_size[i] = local[i];
+    plan.total_groups *= plan.pc.num_groups[i];
+  }
+  plan.total_items = static_cast<std::uint64_t>(r.global[0]) * r.global[1] * r.global[2];
+  return HK_REASON_NONE;
+}
+
+}  // namespace hk::launch

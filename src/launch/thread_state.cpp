@@ -1,0 +1,88 @@
+#include "launch/thread_state.hpp"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "pocl/abi.hpp"
+
+namespace hk::launch {
+namespace {
+
+thread_local ThreadState t_state;  // zero-initialised: constant initialisation
+
+pthread_key_t g_exit_key;
+pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
+
+void releaseThreadState(void *p) {
+  auto *ts = static_cast<ThreadState *>(p);
+  std::free(ts->local_arena);
+  std::free(ts->scratch_args);
+  std::free(ts->local_slots);
+  std::free(ts->printf_buffer);
+  std::memset(static_cast<void *>(ts), 0, sizeof *ts);
+}
+
+void makeExitKey() { pthread_key_create(&g_exit_key, releaseThreadState); }
+
+std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
+
+}  // namespace
+
+ThreadState &threadState() { return t_state; }
+
+void ThreadState::setUp(std::size_t capacity) {
+  // malloc of a large block maps it lazily: pages a kernel never prints to cost nothing.
+  if (capacity == 0 || capacity > UINT32_MAX) capacity = std::size_t{16} << 20;
+  printf_buffer = static_cast<std::uint8_t *>(std::malloc(capacity));
+  printf_capacity = printf_buffer ? static_cast<std::uint32_t>(capacity) : 0;
+  printf_position = 0;
+  pthread_once(&g_exit_key_once, makeExitKey);
+  pthread_setspecific(g_exit_key, this);
+  ready = true;
+}
+
+bool ThreadState::reserve(std::size_t local_bytes, std::size_t args, std::size_t slots) {
+  if (local_bytes > local_capacity) {
+    std::size_t cap = alignUp(local_bytes, pocl::kLocalAlignment);
+    void *p = std::aligned_alloc(pocl::kLocalAlignment, cap);
+    if (!p) return false;
+    std::free(local_arena);
+    local_arena = static_cast<char *>(p);
+    local_capacity = cap;
+  }
+  if (args > scratch_capacity) {
+    void *p = std::malloc(args * sizeof(void *));
+    if (!p) return false;
+    std::free(scratch_args);
+    scratch_args = static_cast<void **>(p);
+    scratch_capacity = args;
+  }
+  if (slots > slots_capacity) {
+    void *p = std::malloc(slots * sizeof(void *));
+    if (!p) return false;
+    std::free(local_slots);
+    local_slots = static_cast<void **>(p);
+    slots_capacity = slots;
+  }
+  return true;
+}
+
+void ThreadState::flushPrintf() {
+  std::fflush(stdout);
+  std::size_t n = printf_position < printf_capacity ? printf_position : printf_capacity;
+  std::size_t done = 0;
+  while (done < n) {
+    ssize_t w = ::write(STDOUT_FILENO, printf_buffer + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    done += static_cast<std::size_t>(w);
+  }
+  printf_position = 0;
+}
+
+}  // namespace hk::launch

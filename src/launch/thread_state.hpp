@@ -1,0 +1,42 @@
+// Everything a launch needs that belongs to the launching thread, in one thread_local
+// struct so that a launch pays for one TLS access (in a shared library each access may
+// call __tls_get_addr). Zero-initialised and trivially destructible: no TLS guard or
+// destructor registration on the hot path; buffers are set up on the thread's first
+// launch and released by a pthread key destructor at thread exit.
+//
+//   ThreadState &ts = threadState();          // once per launch
+//   if (!ts.ready) ts.setUp(printf_capacity);   // first launch on this thread only
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hk::launch {
+
+struct ThreadState {
+  bool ready;
+  std::uint32_t depth;          // launches running on this thread (nesting)
+  std::uint32_t team_id;        // 0 for application threads
+  // __local memory: one arena, 128-byte aligned, grown when a kernel needs more.
+  char *local_arena;
+  std::size_t local_capacity;
+  // Argument array copies for kernels with __local memory, and their local slots.
+  void **scratch_args;
+  std::size_t scratch_capacity;
+  void **local_slots;
+  std::size_t slots_capacity;
+  // Kernel printf output, written to stdout after each launch.
+  std::uint8_t *printf_buffer;
+  std::uint32_t printf_capacity;
+  std::uint32_t printf_position;
+
+  void setUp(std::size_t printf_capacity);
+  // Grows the buffers (allocation: only when a kernel needs more than any before it).
+  bool reserve(std::size_t local_bytes, std::size_t args, std::size_t slots);
+  // Writes pending printf output to stdout, after the application's buffered output.
+  void flushPrintf();
+};
+
+ThreadState &threadState();
+
+}  // namespace hk::launch

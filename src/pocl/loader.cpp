@@ -1,0 +1,55 @@
+#include "pocl/loader.hpp"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace hk::pocl {
+
+std::unique_ptr<LoadedLibrary> LoadedLibrary::load(std::span<const std::uint8_t> bytes,
+                                                   const std::string &name,
+                                                   std::string &error) {
+  static constexpr std::uint8_t kElfMagic[4] = {0x7f, 'E', 'L', 'F'};
+  if (bytes.size() < 64 || std::memcmp(bytes.data(), kElfMagic, 4) != 0) {
+    error = "work-group library of '" + name + "' is not an ELF file";
+    return nullptr;
+  }
+  int fd = memfd_create(("hostkernel-" + name).c_str(), MFD_CLOEXEC);
+  if (fd < 0) {
+    error = std::string("memfd_create failed: ") + std::strerror(errno);
+    return nullptr;
+  }
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = std::string("writing work-group library failed: ") + std::strerror(errno);
+      ::close(fd);
+      return nullptr;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  // RTLD_LOCAL: kernels of different programs may share symbol names.
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    error = std::string("dlopen of work-group library failed: ") + (why ? why : "?");
+    ::close(fd);
+    return nullptr;
+  }
+  return std::unique_ptr<LoadedLibrary>(new LoadedLibrary(fd, handle));
+}
+
+LoadedLibrary::~LoadedLibrary() {
+  dlclose(handle_);
+  ::close(fd_);
+}
+
+void *LoadedLibrary::symbol(const char *name) const { return dlsym(handle_, name); }
+
+}  // namespace hk::pocl

@@ -1,0 +1,82 @@
+#include "pocl/probe.hpp"
+
+#include <vector>
+
+#include "base/next.hpp"
+
+namespace hk::pocl {
+namespace {
+
+std::string deviceString(cl_device_id d, cl_device_info what) {
+  size_t n = 0;
+  if (next().clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  if (next().clGetDeviceInfo(d, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
+  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
+  return s;
+}
+
+std::string platformString(cl_platform_id p, cl_platform_info what) {
+  size_t n = 0;
+  if (next().clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  if (next().clGetPlatformInfo(p, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
+  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
+  return s;
+}
+
+template <typename T>
+bool deviceValue(cl_device_id d, cl_device_info what, T &out) {
+  return next().clGetDeviceInfo(d, what, sizeof(T), &out, nullptr) == CL_SUCCESS;
+}
+
+}  // namespace
+
+bool isSupportedPoclVersion(const std::string &v) {
+  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ..." : the work-group ABI and the poclbinary v9
+  // format were checked against 3.1 only.
+  auto at = v.find("PoCL 3.1");
+  if (at == std::string::npos) return false;
+  char after = at + 8 < v.size() ? v[at + 8] : ' ';
+  return !(after >= '0' && after <= '9');  // not 3.10, 3.11, ...
+}
+
+bool isSupportedDeviceName(const std::string &n) {
+  return n.rfind("pthread", 0) == 0 || n.rfind("basic", 0) == 0 || n.rfind("cpu", 0) == 0;
+}
+
+DeviceProbe probeDevice(cl_device_id device) {
+  DeviceProbe p;
+  cl_device_type type = 0;
+  cl_platform_id platform = nullptr;
+  if (!deviceValue(device, CL_DEVICE_TYPE, type) ||
+      !deviceValue(device, CL_DEVICE_PLATFORM, platform)) {
+    p.reason = "device info unavailable";
+    return p;
+  }
+  p.name = deviceString(device, CL_DEVICE_NAME);
+  std::string vendor = platformString(platform, CL_PLATFORM_NAME);
+  std::string version = platformString(platform, CL_PLATFORM_VERSION);
+  if (vendor != "Portable Computing Language") {
+    p.reason = "platform '" + vendor + "' is not PoCL";
+  } else if (!isSupportedPoclVersion(version)) {
+    p.reason = "unsupported PoCL version '" + version + "' (hostkernel supports PoCL 3.1)";
+  } else if (!(type & CL_DEVICE_TYPE_CPU) || !isSupportedDeviceName(p.name)) {
+    p.reason = "device '" + p.name + "' is not PoCL's CPU (pthread/basic) device";
+  }
+  cl_uint cus = 1;
+  deviceValue(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, p.max_item_sizes);
+  deviceValue(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, p.max_group_size);
+  deviceValue(device, CL_DEVICE_MAX_COMPUTE_UNITS, cus);
+  deviceValue(device, CL_DEVICE_PRINTF_BUFFER_SIZE, p.printf_buffer_size);
+  p.compute_units = cus;
+  // PoCL reports its device-wide preferred multiple as the kernel query's answer too; the
+  // device query (OpenCL 3.0) gives the same value without needing a kernel.
+  std::size_t pref = 0;
+  if (deviceValue(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, pref) && pref)
+    p.preferred_multiple = pref;
+  p.supported = p.reason.empty();
+  return p;
+}
+
+}  // namespace hk::pocl

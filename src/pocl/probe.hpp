@@ -1,0 +1,32 @@
+// "Is this PoCL 3.1's CPU device (pthread or basic driver)?" Everything hostkernel knows
+// about work-group functions holds only there; any other device is queue-only.
+//
+//   hk::pocl::DeviceProbe p = hk::pocl::probeDevice(device);
+//   if (!p.supported) log(p.reason);
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <string>
+
+namespace hk::pocl {
+
+struct DeviceProbe {
+  bool supported = false;
+  std::string reason;              // why not, when !supported
+  std::string name;                // CL_DEVICE_NAME
+  std::size_t max_item_sizes[3] = {1, 1, 1};
+  std::size_t max_group_size = 1;
+  std::size_t preferred_multiple = 1;  // PoCL's preferred work-group size multiple
+  unsigned compute_units = 1;
+  std::size_t printf_buffer_size = 0;
+};
+
+DeviceProbe probeDevice(cl_device_id device);
+
+// The platform/driver strings that identify a supported PoCL; exposed for tests.
+bool isSupportedPoclVersion(const std::string &platform_version);
+bool isSupportedDeviceName(const std::string &device_name);
+
+}  // namespace hk::pocl

@@ -1,0 +1,98 @@
+#include "program/program_image.hpp"
+
+#include <algorithm>
+
+#include "base/log.hpp"
+#include "base/next.hpp"
+
+namespace hk::program {
+namespace {
+
+// PoCL serializes its kernel cache for every device of the program; take our device's.
+bool programBinary(cl_program program, cl_device_id device, std::vector<std::uint8_t> &out,
+                   std::string &error) {
+  const auto &cl = next();
+  cl_uint ndev = 0;
+  if (cl.clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, nullptr) !=
+          CL_SUCCESS ||
+      ndev == 0) {
+    error = "program devices unavailable";
+    return false;
+  }
+  std::vector<cl_device_id> devices(ndev);
+  std::vector<size_t> sizes(ndev);
+  if (cl.clGetProgramInfo(program, CL_PROGRAM_DEVICES, ndev * sizeof(cl_device_id),
+                          devices.data(), nullptr) != CL_SUCCESS) {
+    error = "program devices unavailable";
+    return false;
+  }
+  auto it = std::find(devices.begin(), devices.end(), device);
+  if (it == devices.end()) {
+    error = "program is not built for the queue's device";
+    return false;
+  }
+  std::size_t index = static_cast<std::size_t>(it - devices.begin());
+  // The size query is what makes PoCL compile the generic work-group functions.
+  cl_int err = cl.clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, ndev * sizeof(size_t),
+                                   sizes.data(), nullptr);
+  if (err != CL_SUCCESS || sizes[index] == 0) {
+    error = "program has no binary (not built?), error " + std::to_string(err);
+    return false;
+  }
+  std::vector<std::vector<std::uint8_t>> all(ndev);
+  std::vector<unsigned char *> ptrs(ndev);
+  for (cl_uint i = 0; i < ndev; ++i) {
+    all[i].resize(sizes[i]);
+    ptrs[i] = all[i].data();
+  }
+  err = cl.clGetProgramInfo(program, CL_PROGRAM_BINARIES, ndev * sizeof(unsigned char *),
+                            ptrs.data(), nullptr);
+  if (err != CL_SUCCESS) {
+    error = "program binary query failed, error " + std::to_string(err);
+    return false;
+  }
+  out = std::move(all[index]);
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
+                                                   std::string &error) {
+  auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  if (!programBinary(program, device, img->bytes_, error)) return nullptr;
+  if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
+    return nullptr;
+  return img;
+}
+
+const KernelImage *ProgramImage::kernel(const std::string &name, std::string &error) {
+  std::lock_guard lock(mutex_);
+  if (auto it = kernels_.find(name); it != kernels_.end()) return &it->second;
+  const pocl::KernelRecord *meta = binary_.findKernel(name);
+  if (!meta) {
+    error = "kernel '" + name + "' is not in the program's binary";
+    return nullptr;
+  }
+  auto so = meta->findFile(pocl::genericLibraryPath(name));
+  if (so.empty()) {
+    error = "kernel '" + name + "' has no generic work-group library in the binary";
+    return nullptr;
+  }
+  auto lib = pocl::LoadedLibrary::load(so, name, error);
+  if (!lib) return nullptr;
+  auto fn = reinterpret_cast<pocl::WorkGroupFn>(
+      lib->symbol(pocl::workGroupSymbol(name).c_str()));
+  if (!fn) {
+    error = "symbol " + pocl::workGroupSymbol(name) + " not found";
+    return nullptr;
+  }
+  libraries_[name] = std::move(lib);
+  KernelImage &k = kernels_[name];
+  k.fn = fn;
+  k.meta = meta;
+  k.flush_denorms = binary_.flushDenorms();
+  return &k;
+}
+
+}  // namespace hk::program

@@ -1,0 +1,51 @@
+// What hostkernel knows about one built cl_program on one device: PoCL's serialized
+// binary (taken once, on the first launch of any of its kernels), parsed, and the
+// work-group libraries of the kernels loaded from it so far.
+//
+//   std::string err;
+//   auto img = ProgramImage::create(program, device, err);    // one binary query
+//   const KernelImage *k = img ? img->kernel("axpy", err) : nullptr;
+//   k->fn(args, &pc, 0, 0, 0);
+#pragma once
+
+#include <CL/cl.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "pocl/abi.hpp"
+#include "pocl/binary.hpp"
+#include "pocl/loader.hpp"
+
+namespace hk::program {
+
+// A kernel ready to be called: its generic work-group function and its metadata.
+struct KernelImage {
+  pocl::WorkGroupFn fn = nullptr;
+  const pocl::KernelRecord *meta = nullptr;  // owned by the ProgramImage
+  bool flush_denorms = false;
+};
+
+class ProgramImage {
+ public:
+  static std::shared_ptr<ProgramImage> create(cl_program program, cl_device_id device,
+                                              std::string &error);
+
+  // Loads (once) and returns the kernel's work-group function; null with `error` set when
+  // the binary has no usable library for it.
+  const KernelImage *kernel(const std::string &name, std::string &error);
+
+  const pocl::PoclBinary &binary() const { return binary_; }
+
+ private:
+  std::vector<std::uint8_t> bytes_;  // the poclbinary; binary_ points into it
+  pocl::PoclBinary binary_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_;
+  std::map<std::string, KernelImage> kernels_;
+};
+
+}  // namespace hk::program
