@@ -1,0 +1,174 @@
+#include "runner.hpp"
+
+#include "opencl_env.hpp"
+#include "timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace hkbench {
+namespace {
+
+constexpr std::uint64_t kMaxBatch = std::uint64_t{1} << 32;
+
+std::uint64_t batchLimit(const Case &c) { return c.maxBatch ? c.maxBatch : kMaxBatch; }
+
+// Runs the first operation, then batches of growing size until warmupMs has passed.
+void warmUp(const Case &c, Path &p, double warmupMs) {
+  p.run(1);
+  double elapsed = 0;
+  std::uint64_t n = 1;
+  while (elapsed < warmupMs * 1e6) {
+    elapsed += timeNs([&] { p.run(n); });
+    n = std::min(n * 2, batchLimit(c));
+  }
+}
+
+// The smallest batch (roughly) that takes at least batchMs.
+std::uint64_t calibrate(const Case &c, Path &p, double batchMs) {
+  const double target = batchMs * 1e6;
+  const std::uint64_t limit = batchLimit(c);
+  std::uint64_t n = 1;
+  for (;;) {
+    // The faster of two batches: one preempted batch must not stop the search early.
+    const double t = std::min(timeNs([&] { p.run(n); }), timeNs([&] { p.run(n); }));
+    if (t >= target || n >= limit) return n;
+    const double estimate = static_cast<double>(n) * target / std::max(t, 1.0) * 1.2;
+    const double next = std::clamp(estimate, 2.0 * static_cast<double>(n),
+                                   1000.0 * static_cast<double>(n));
+    n = std::min(static_cast<std::uint64_t>(next), limit);
+  }
+}
+
+std::string element(const Output &o, std::size_t i) {
+  char buf[64];
+  switch (o.type) {
+    case ElemType::I32: {
+      std::int32_t v;
+      std::memcpy(&v, o.bytes.data() + i * 4, 4);
+      std::snprintf(buf, sizeof buf, "%d", v);
+      break;
+    }
+    case ElemType::F32: {
+      float v;
+      std::memcpy(&v, o.bytes.data() + i * 4, 4);
+      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+      break;
+    }
+    case ElemType::Bytes:
+      std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned>(o.bytes[i]));
+      break;
+  }
+  return buf;
+}
+
+// Empty if equal, else "2 of 1024 elements differ, first [7]: hostkernel 3 vs queue 4".
+std::string compare(const Output &a, const std::string &aName, const Output &b,
+                    const std::string &bName) {
+  if (a.bytes.size() != b.bytes.size())
+    return "output sizes differ: " + aName + " " + std::to_string(a.bytes.size()) + " bytes, " +
+           bName + " " + std::to_string(b.bytes.size()) + " bytes";
+  const std::size_t width = a.type == ElemType::Bytes ? 1 : 4;
+  const std::size_t count = a.bytes.size() / width;
+  std::size_t differ = 0, first = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::memcmp(a.bytes.data() + i * width, b.bytes.data() + i * width, width) == 0)
+      continue;
+    if (differ++ == 0) first = i;
+  }
+  if (!differ) return {};
+  return std::to_string(differ) + " of " + std::to_string(count) + " elements differ, first [" +
+         std::to_string(first) + "]: " + aName + " " + element(a, first) + " vs " + bName + " " +
+         element(b, first);
+}
+
+}  // namespace
+
+CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
+  std::vector<Path> all = c.make(env);
+  std::vector<Path> paths;
+  for (Path &p : all)
+    if (std::regex_search(p.name, cfg.paths)) paths.push_back(std::move(p));
+  CaseOutcome outcome;
+  if (paths.empty()) return outcome;
+
+  auto progress = [&](const char *what) {
+    if (cfg.verbose) std::fprintf(stderr, "[%s] %s\n", c.name.c_str(), what);
+  };
+  progress("setup");
+  for (Path &p : paths)
+    if (p.setup) p.setup();
+  if (c.warmup) {
+    progress("warm-up");
+    for (Path &p : paths) warmUp(c, p, cfg.warmupMs);
+  }
+  progress("calibrate");
+  std::vector<std::uint64_t> batch;
+  for (Path &p : paths) batch.push_back(calibrate(c, p, cfg.batchMs));
+
+  progress("timed runs");
+  std::vector<std::vector<double>> perOp(paths.size());
+  for (int r = 0; r < cfg.runs; ++r) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      const std::uint64_t n = batch[i];
+      const double t = timeNs([&] { paths[i].run(n); });
+      perOp[i].push_back(t / static_cast<double>(n));
+    }
+  }
+
+  progress("check");
+  const Output reference = c.reference ? c.reference() : Output{};
+  const Path *first = nullptr;
+  Output firstOut;
+  for (Path &p : paths) {
+    if (!p.check) continue;
+    Output out = p.check();
+    if (c.reference) {
+      std::string diff = compare(reference, "expected", out, p.name);
+      if (!diff.empty()) outcome.problems.push_back(c.name + ": " + p.name + ": " + diff);
+    }
+    if (!first) {
+      first = &p;
+      firstOut = std::move(out);
+    } else {
+      std::string diff = compare(firstOut, first->name, out, p.name);
+      if (!diff.empty()) outcome.problems.push_back(c.name + ": " + diff);
+    }
+  }
+
+  std::size_t base = paths.size();
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    if (paths[i].name == c.baseline) base = i;
+  std::vector<Summary> summaries;
+  for (auto &samples : perOp) summaries.push_back(summarize(samples));
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    Result r;
+    r.name = c.name;
+    r.category = c.category;
+    r.path = paths[i].name;
+    r.perOpNs = summaries[i];
+    r.batch = batch[i];
+    if (base < paths.size() && i != base && summaries[i].median > 0) {
+      r.ratio = summaries[base].median / summaries[i].median;
+      r.baseline = c.baseline;
+    }
+    if (paths[i].note) r.note = paths[i].note();
+    outcome.results.push_back(std::move(r));
+  }
+  return outcome;
+}
+
+void runFixed(const Case &c, const std::string &path, OpenCLEnv &env, std::uint64_t warmup,
+              std::uint64_t n) {
+  std::vector<Path> paths = c.make(env);
+  auto it = std::find_if(paths.begin(), paths.end(), [&](const Path &p) { return p.name == path; });
+  if (it == paths.end()) throw std::runtime_error(c.name + " has no path '" + path + "'");
+  if (it->setup) it->setup();
+  if (warmup) it->run(warmup);
+  if (n) it->run(n);
+}
+
+}  // namespace hkbench

@@ -1,0 +1,45 @@
+// Runs one case: setup every path, warm up, calibrate each path's batch size, then time
+// `runs` batches per path interleaved (path A, path B, path A, ...) so that noise on the
+// machine hits every path alike, and finally compare the paths' check outputs.
+//
+//   hkbench::RunConfig cfg;  cfg.runs = 31;
+//   hkbench::CaseOutcome o = hkbench::runCase(*hkbench::findCase("launch/trivial"), env, cfg);
+//   if (!o.ok()) for (auto &p : o.problems) std::puts(p.c_str());
+#pragma once
+
+#include "registry.hpp"
+#include "report.hpp"
+
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace hkbench {
+
+class OpenCLEnv;
+
+struct RunConfig {
+  int runs = 31;            // timed batches per path
+  double warmupMs = 50;     // per path, after its first (untimed) operation
+  double batchMs = 1;       // a timed batch lasts at least this long
+  std::regex paths{".*"};   // paths whose name matches (regex_search) run
+  bool verbose = false;     // progress on stderr
+};
+
+struct CaseOutcome {
+  std::vector<Result> results;
+  std::vector<std::string> problems;  // check failures; empty when all paths agree
+  bool ok() const { return problems.empty(); }
+};
+
+// Throws on OpenCL or setup errors; check mismatches are reported in `problems`.
+CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg);
+
+// For instruction counting (scripts/callgrind-launch.sh): setup the named path of the case,
+// run `warmup` operations, then `n` operations; no timing, no check. Throws if the path
+// does not exist.
+void runFixed(const Case &c, const std::string &path, OpenCLEnv &env, std::uint64_t warmup,
+              std::uint64_t n);
+
+}  // namespace hkbench
