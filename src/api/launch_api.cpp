@@ -35,7 +35,7 @@ bool runInline(KernelEntry &k, launch::ThreadState &ts) {
   ++ts.depth;
   {
     launch::FpModeScope fp(img.flush_denorms);
-    launch::runGroups(img.fn, args, pc);
+    launch::runGroups(img.fn, args, pc, k.plan.total_groups);
   }
   --ts.depth;
   if (ts.printf_position) ts.flushPrintf();
@@ -150,12 +150,11 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
                                          cl_event *event) {
   if (!kernel) return CL_INVALID_KERNEL;  // PoCL 3.1 would crash
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
-  Registry &reg = registry();
-  KernelEntry *k = reg.kernels.find(kernel);
-  QueueEntry *q = reg.queues.find(queue);
-  if (k && q && k != reg.kernels.released() && q != reg.queues.released() && nwait == 0 &&
-      k->fast.load(std::memory_order_acquire) && q->device == k->device && q->idle() &&
-      global && k->request.sameAs(dim, offset, global, local)) {
+  KernelEntry *k = g_kernels.find(kernel);
+  QueueEntry *q = g_queues.find(queue);
+  if (isEntry(k) && isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
+      q->device == k->device && q->idle() && global &&
+      k->request.sameAs(dim, offset, global, local)) {
     hk::launch::ThreadState &ts = hk::launch::threadState();
     if (ts.ready && runInline(*k, ts)) {
       k->counts.add(HK_PATH_INLINE, HK_REASON_NONE);

@@ -11,7 +11,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <mutex>
 
 namespace hk::api {
@@ -22,7 +21,7 @@ class ObjectTable {
   static constexpr std::size_t kCapacity = std::size_t{1} << kLog2Capacity;
   static constexpr std::size_t kMaxProbe = 64;
 
-  ObjectTable() : slots_(new Slot[kCapacity]) {}
+  constexpr ObjectTable() = default;
 
   // The record of `key`, released() if it was released, or null.
   T *find(const void *key) const {
@@ -109,8 +108,16 @@ class ObjectTable {
     return static_cast<std::size_t>(x >> (64 - kLog2Capacity));
   }
 
-  std::unique_ptr<Slot[]> slots_;
+  // Inline and constant-initialised: the table is usable before any constructor runs,
+  // and reaching it costs no indirection. Pages are touched only where keys land.
+  Slot slots_[kCapacity];
   mutable std::mutex write_;
 };
+
+// True for a record pointer that is neither null nor released() (both are below 2).
+template <typename T>
+inline bool isEntry(T *p) {
+  return reinterpret_cast<std::uintptr_t>(p) > 1;
+}
 
 }  // namespace hk::api

@@ -28,6 +28,9 @@ void QueueEntry::completedUpTo(std::uint64_t upto) {
   }
 }
 
+constinit ObjectTable<KernelEntry> g_kernels;
+constinit ObjectTable<QueueEntry> g_queues;
+
 Registry &registry() {
   // Never destroyed: entries may be used by other threads or atexit handlers while the
   // process exits.

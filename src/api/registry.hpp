@@ -2,8 +2,8 @@
 // are lock-free (the launch path); creating entries asks PoCL about the object and is
 // done once per object.
 //
+//   KernelEntry *k = g_kernels.find(handle);          // launch path
 //   Registry &r = registry();
-//   KernelEntry *k = r.kernels.find(handle);          // launch path
 //   KernelEntry *k = r.kernelEntry(handle, &err);      // slow path: creates on first use
 #pragma once
 
@@ -17,10 +17,15 @@
 
 namespace hk::api {
 
+// The launch path's tables: plain globals, constant-initialised, so a lookup is one
+// hash and a probe with no guard or indirection.
+extern constinit ObjectTable<KernelEntry> g_kernels;
+extern constinit ObjectTable<QueueEntry> g_queues;
+
 class Registry {
  public:
-  ObjectTable<KernelEntry> kernels;
-  ObjectTable<QueueEntry> queues;
+  ObjectTable<KernelEntry> &kernels = g_kernels;
+  ObjectTable<QueueEntry> &queues = g_queues;
 
   // Existing or new entry; null (with *err set to an OpenCL error, or CL_SUCCESS when
   // the object is valid but cannot be tracked) if PoCL does not know the object.

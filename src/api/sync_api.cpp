@@ -31,7 +31,7 @@ extern "C" {
 cl_int hkFinish(cl_command_queue queue) {
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
   // The common case of a program that only launches directly: nothing to wait for.
-  if (QueueEntry *q = registry().queues.find(queue); q && q != registry().queues.released()) {
+  if (QueueEntry *q = g_queues.find(queue); isEntry(q)) {
     if (q->idle()) return CL_SUCCESS;
     return drainQueue(*q);
   }
@@ -43,8 +43,7 @@ cl_int hkFinish(cl_command_queue queue) {
 
 cl_int hkFlush(cl_command_queue queue) {
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
-  if (QueueEntry *q = registry().queues.find(queue);
-      q && q != registry().queues.released() && q->idle())
+  if (QueueEntry *q = g_queues.find(queue); isEntry(q) && q->idle())
     return CL_SUCCESS;
   return next().clFlush(queue);
 }

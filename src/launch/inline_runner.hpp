@@ -37,7 +37,12 @@ class FpModeScope {
 };
 
 // Group ids in PoCL's order: x fastest.
-inline void runGroups(pocl::WorkGroupFn fn, void **args, pocl::PoclContext &pc) {
+inline void runGroups(pocl::WorkGroupFn fn, void **args, pocl::PoclContext &pc,
+                      std::uint64_t total_groups) {
+  if (total_groups == 1) {  // the common small launch: no loop set-up
+    fn(args, &pc, 0, 0, 0);
+    return;
+  }
   const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1], nz = pc.num_groups[2];
   for (std::uint64_t z = 0; z < nz; ++z)
     for (std::uint64_t y = 0; y < ny; ++y)

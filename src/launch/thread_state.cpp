@@ -13,8 +13,6 @@
 namespace hk::launch {
 namespace {
 
-thread_local ThreadState t_state;  // zero-initialised: constant initialisation
-
 pthread_key_t g_exit_key;
 pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
 
@@ -32,8 +30,6 @@ void makeExitKey() { pthread_key_create(&g_exit_key, releaseThreadState); }
 std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
 
 }  // namespace
-
-ThreadState &threadState() { return t_state; }
 
 void ThreadState::setUp(std::size_t capacity) {
   // malloc of a large block maps it lazily: pages a kernel never prints to cost nothing.

@@ -37,6 +37,11 @@ struct ThreadState {
   void flushPrintf();
 };
 
-ThreadState &threadState();
+namespace detail {
+// Zero-initialised (constant initialisation): no TLS wrapper or guard on access.
+inline constinit thread_local ThreadState t_state{};
+}  // namespace detail
+
+inline ThreadState &threadState() { return detail::t_state; }
 
 }  // namespace hk::launch

@@ -1,0 +1,79 @@
+// Reader for PoCL's "poclbinary" (format version 9, PoCL 3.1): the serialized kernel cache
+// that clGetProgramInfo(CL_PROGRAM_BINARIES) returns. Every read is bounds-checked: a
+// corrupt or truncated input gives an error, never an out-of-bounds read.
+//
+//   hk::pocl::PoclBinary bin;
+//   std::string err;
+//   if (!hk::pocl::parsePoclBinary(bytes, size, bin, err)) log(err);
+//   const KernelRecord *k = bin.findKernel("axpy");
+//   std::span<const std::uint8_t> so = k->findFile("axpy/0-0-0/axpy.so");
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hk::pocl {
+
+inline constexpr std::uint32_t kPoclBinaryVersion = 9;
+
+// pocl_type of a kernel argument.
+enum class ArgKind : std::uint32_t { Scalar = 0, Pointer = 1, Image = 2, Sampler = 3 };
+
+struct ArgRecord {
+  std::uint32_t access_qualifier = 0;   // CL_KERNEL_ARG_ACCESS_*
+  std::uint32_t address_qualifier = 0;  // CL_KERNEL_ARG_ADDRESS_*
+  std::uint64_t type_qualifier = 0;     // CL_KERNEL_ARG_TYPE_* bits
+  ArgKind kind = ArgKind::Scalar;
+  std::uint32_t type_size = 0;          // 0 for by-value structs
+  std::string name;
+  std::string type_name;
+};
+
+// One file of the serialized cache; `path` is relative to the program's cache directory,
+// without a leading slash ("program.bc", "axpy/0-0-0/axpy.so"). `bytes` points into the
+// input buffer given to parsePoclBinary, which must outlive the PoclBinary.
+struct FileRecord {
+  std::string path;
+  std::span<const std::uint8_t> bytes;
+};
+
+struct KernelRecord {
+  std::string name;
+  std::uint32_t num_args = 0;
+  std::uint32_t num_locals = 0;           // automatic (kernel-scope) __local variables
+  std::array<std::uint64_t, 3> reqd_wg_size{};
+  std::vector<std::uint64_t> local_sizes; // num_locals entries, bytes each
+  std::string attributes;
+  bool has_arg_metadata = false;
+  std::vector<ArgRecord> args;            // num_args entries
+  std::vector<FileRecord> files;          // this kernel's files (paths start "<name>/")
+
+  // The file at `path` (exact match), or an empty span.
+  std::span<const std::uint8_t> findFile(std::string_view path) const;
+};
+
+struct PoclBinary {
+  std::uint64_t device_id = 0;
+  std::uint32_t version = 0;
+  std::uint64_t flags = 0;  // bit 0: flush denormals; bits 32..63: binary type
+  std::string build_hash;   // program build hash (cache directory name)
+  std::vector<FileRecord> program_files;  // root-level files (program.bc, ...)
+  std::vector<KernelRecord> kernels;
+
+  bool flushDenorms() const { return (flags & 1u) != 0; }
+  // CL_PROGRAM_BINARY_TYPE_* of the serialized program (4: executable).
+  std::uint32_t binaryType() const { return static_cast<std::uint32_t>(flags >> 32); }
+  const KernelRecord *findKernel(std::string_view name) const;
+};
+
+// Parses `size` bytes at `data`. Returns false and sets `error` (a sentence naming what
+// is wrong and at which offset) on any malformed, truncated or unsupported input.
+bool parsePoclBinary(const std::uint8_t *data, std::size_t size, PoclBinary &out,
+                     std::string &error);
+
+}  // namespace hk::pocl
