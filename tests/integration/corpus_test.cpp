@@ -698,7 +698,8 @@ std::vector<Case> make_cases() {
 
   // trivial: out[gid] = gid. One work-item is the benchmark's launch.
   add("trivial", "trivial.cl", "trivial",
-      {geo({1}, {1}), geo({1}), geo({1000}, {8}), geo({4096}), geo({100}, {100}, {7})},
+      {geo({1}, {1}), geo({1}), geo({1000}, {8}), geo({4096}), geo({100}, {100}, {7}),
+       geo({4096}, {4096}), geo({8192}, {1})},
       [](const Geometry &g) {
         Resources s;
         s.buffers = {sentinel((g.off(0) + g.g(0)) * 4, Elem::i32)};
@@ -714,7 +715,7 @@ std::vector<Case> make_cases() {
   // axpy: y = a*x + y.
   add("axpy", "axpy.cl", "axpy",
       {geo({1024}, {64}), geo({1000}, {40}), geo({1000}), geo({960}, {64}, {64}),
-       geo({8192}, {256}), geo({3}, {1})},
+       geo({8192}, {256}), geo({3}, {1}), geo({997})},
       [](const Geometry &g) {
         size_t n = g.off(0) + g.g(0);
         Resources s;
@@ -737,7 +738,7 @@ std::vector<Case> make_cases() {
   // 2-D indexing.
   add("index_2d", "index_2d.cl", "index_2d",
       {geo({64, 32}, {8, 4}), geo({30, 20}, {5, 4}), geo({64, 16}), geo({16, 16}, {16, 16}, {3, 5}),
-       geo({1, 1}, {1, 1}), geo({128, 2}, {1, 2})},
+       geo({1, 1}, {1, 1}), geo({128, 2}, {1, 2}), geo({17, 13})},
       [](const Geometry &g) {
         Resources s;
         s.buffers = {sentinel(g.items() * 4, Elem::i32)};
@@ -755,7 +756,8 @@ std::vector<Case> make_cases() {
   // 3-D indexing.
   add("index_3d", "index_3d.cl", "index_3d",
       {geo({8, 8, 8}, {2, 4, 8}), geo({6, 10, 3}, {3, 5, 1}), geo({16, 4, 4}),
-       geo({4, 6, 8}, {4, 3, 2}, {1, 2, 3}), geo({2, 2, 64}, {1, 1, 16})},
+       geo({4, 6, 8}, {4, 3, 2}, {1, 2, 3}), geo({2, 2, 64}, {1, 1, 16}), geo({5, 7, 3}),
+       geo({16, 16, 16}, {}, {2, 4, 8})},
       [](const Geometry &g) {
         Resources s;
         s.buffers = {sentinel(g.items() * 4, Elem::i32)};
