@@ -17,6 +17,9 @@ struct HostkernelApi {
   static cl_kernel createKernel(cl_program p, const char *name, cl_int *err) {
     return hkCreateKernel(p, name, err);
   }
+  static cl_command_queue createQueue(cl_context c, cl_device_id d, cl_int *err) {
+    return hkCreateCommandQueueWithProperties(c, d, nullptr, err);
+  }
   static cl_mem createBuffer(cl_context c, cl_mem_flags f, std::size_t size, cl_int *err) {
     return hkCreateBuffer(c, f, size, nullptr, err);
   }
@@ -44,6 +47,9 @@ struct QueueApi {
   static constexpr bool kCounts = false;
   static cl_kernel createKernel(cl_program p, const char *name, cl_int *err) {
     return clCreateKernel(p, name, err);
+  }
+  static cl_command_queue createQueue(cl_context c, cl_device_id d, cl_int *err) {
+    return clCreateCommandQueueWithProperties(c, d, nullptr, err);
   }
   static cl_mem createBuffer(cl_context c, cl_mem_flags f, std::size_t size, cl_int *err) {
     return clCreateBuffer(c, f, size, nullptr, err);
@@ -88,7 +94,8 @@ class LaunchState {
     cl_int err = CL_SUCCESS;
     kernel_ = Api::createKernel(program, l.kernel.c_str(), &err);
     checkCl(err, std::string(Api::kName) + ": create kernel " + l.kernel);
-    queue_ = env_.newQueue();
+    queue_ = Api::createQueue(env_.context(), env_.device(), &err);
+    checkCl(err, std::string(Api::kName) + ": create queue");
     buffers_.assign(l.args.size(), nullptr);
     for (std::size_t i = 0; i < l.args.size(); ++i) {
       const LaunchArg &a = l.args[i];

@@ -5,8 +5,8 @@
 //   hostkernel: hkEnqueueNDRangeKernel + hkFinish
 //   queue:      clEnqueueNDRangeKernel + clFinish
 //
-// Each path has its own kernel object, buffers and in-order queue, so outputs and the
-// hostkernel launch counts are per path. The check resets the buffers to their initial
+// Each path creates its own kernel object, buffers and in-order queue through its own API
+// (hkCreate* / clCreate*), so outputs and the hostkernel launch counts are per path. The check resets the buffers to their initial
 // contents, runs `checkLaunches` launches and reads the output buffer back.
 //
 //   hkbench::KernelLaunch k;

@@ -144,9 +144,9 @@ cl_program OpenCLEnv::program(const std::string &file, const std::string &option
   const char *text = source.c_str();
   const std::size_t length = source.size();
   cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(context_, 1, &text, &length, &err);
+  cl_program program = hkCreateProgramWithSource(context_, 1, &text, &length, &err);
   checkCl(err, "clCreateProgramWithSource(" + file + ")");
-  err = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
+  err = hkBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
   if (err != CL_SUCCESS) {
     std::size_t size = 0;
     clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
@@ -157,14 +157,6 @@ cl_program OpenCLEnv::program(const std::string &file, const std::string &option
   }
   programs_.emplace(key, program);
   return program;
-}
-
-cl_command_queue OpenCLEnv::newQueue() {
-  init();
-  cl_int err = CL_SUCCESS;
-  cl_command_queue q = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
-  checkCl(err, "clCreateCommandQueueWithProperties");
-  return q;
 }
 
 std::string OpenCLEnv::description() {

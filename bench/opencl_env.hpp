@@ -4,7 +4,6 @@
 //
 //   hkbench::OpenCLEnv env(HK_KERNELS_DIR);
 //   cl_program p = env.program("axpy.cl");          // built once, cached
-//   cl_command_queue q = env.newQueue();             // caller releases it
 //   hkbench::checkCl(err, "clCreateKernel(axpy)");  // throws ClError unless CL_SUCCESS
 #pragma once
 
@@ -45,11 +44,10 @@ class OpenCLEnv {
   // PoCL's CPU device ("Portable Computing Language" platform); throws if there is none.
   cl_device_id device();
   cl_context context();
-  // The program built from <kernelsDir>/<file> with `options`; built once per pair. The
-  // build log is part of the exception on failure.
+  // The program built from <kernelsDir>/<file> with `options`; built once per pair,
+  // through hkCreateProgramWithSource/hkBuildProgram (they forward to PoCL), so every path
+  // can share it. The build log is part of the exception on failure.
   cl_program program(const std::string &file, const std::string &options = "");
-  // A new in-order queue on the device; the caller releases it.
-  cl_command_queue newQueue();
   // "pthread-haswell-AMD EPYC, OpenCL 3.0 PoCL 3.1+debian ..." (initialises).
   std::string description();
   const std::string &kernelsDir() const { return kernelsDir_; }
