@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -438,6 +439,10 @@ TEST_F(HkErrors, NullKernelReturnsInvalidKernel) {
   EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, nullptr, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_INVALID_KERNEL);
   EXPECT_EQ(hkEnqueueTask(queue_, nullptr, 0, nullptr, nullptr), CL_INVALID_KERNEL);
+}
+
+// hostkernel.h: "CL_INVALID_KERNEL if hostkernel has never seen the kernel".
+TEST_F(HkErrors, LaunchCountsOfNullKernelReturnInvalidKernel) {
   hk_launch_counts c{};
   EXPECT_EQ(hkGetKernelLaunchCounts(nullptr, &c), CL_INVALID_KERNEL);
 }
@@ -467,6 +472,15 @@ TEST_F(HkErrors, QueueOfAnotherContextReturnsInvalidContextLikePocl) {
   ExpectUntouched(out_, "queue of another context");
   hkReleaseCommandQueue(q2);
   hkReleaseContext(ctx2);
+}
+
+// A kernel made by hkCreateKernel has been seen: zero counts, not an error.
+TEST_F(HkErrors, KernelCreatedThroughHostkernelStartsWithZeroCounts) {
+  hk_launch_counts c;
+  std::memset(&c, 0xff, sizeof c);
+  ASSERT_EQ(hkGetKernelLaunchCounts(fill_, &c), CL_SUCCESS);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(c.by_path[p], 0u) << "path " << p;
+  for (int r = 0; r < HK_REASON_COUNT; ++r) EXPECT_EQ(c.by_reason[r], 0u) << "reason " << r;
 }
 
 TEST_F(HkErrors, KernelNeverSeenByHostkernelHasNoCounts) {
