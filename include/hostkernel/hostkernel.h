@@ -163,6 +163,14 @@ HK_API cl_int hkReleaseCommandQueue(cl_command_queue);
 HK_API cl_int hkReleaseContext(cl_context);
 HK_API cl_int hkReleaseEvent(cl_event);
 
+/* ---- events of direct launches ------------------------------------------------- */
+/* A direct launch's event is complete when it is returned. These answer for it as for a
+ * kernel command: CL_EVENT_COMMAND_TYPE is CL_COMMAND_NDRANGE_KERNEL, CL_EVENT_COMMAND_QUEUE
+ * the queue, and on a CL_QUEUE_PROFILING_ENABLE queue the profiling timestamps are the
+ * launch's (PoCL's time base); every other event and query is forwarded. */
+HK_API cl_int hkGetEventInfo(cl_event, cl_event_info, size_t, void *, size_t *);
+HK_API cl_int hkGetEventProfilingInfo(cl_event, cl_profiling_info, size_t, void *, size_t *);
+
 /* ---- introspection ------------------------------------------------------------- */
 /* The path a launch took. */
 typedef enum hk_path { HK_PATH_INLINE = 0, HK_PATH_TEAM = 1, HK_PATH_QUEUE = 2 } hk_path;

@@ -6,7 +6,10 @@
  * Launches, argument setting and every enqueue/finish/flush/wait call are mapped (so
  * ordering between direct launches and PoCL's commands holds), and so are the create and
  * release calls of kernels, programs, buffers, queues and contexts (so cached state never
- * outlives its object). Include it before, or instead of, <CL/cl.h>.
+ * outlives its object), and the event queries (so a direct launch's event reports its
+ * command type, queue and profiling timestamps). The OpenCL layer
+ * (libhostkernel-layer.so) intercepts exactly these functions. Include it before, or
+ * instead of, <CL/cl.h>.
  */
 #ifndef HOSTKERNEL_REPLACE_H
 #define HOSTKERNEL_REPLACE_H
@@ -68,5 +71,7 @@
 #define clReleaseCommandQueue hkReleaseCommandQueue
 #define clReleaseContext hkReleaseContext
 #define clReleaseEvent hkReleaseEvent
+#define clGetEventInfo hkGetEventInfo
+#define clGetEventProfilingInfo hkGetEventProfilingInfo
 
 #endif /* HOSTKERNEL_REPLACE_H */

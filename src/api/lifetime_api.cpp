@@ -4,6 +4,7 @@
 // stale state.
 #include <hostkernel/hostkernel.h>
 
+#include "api/profiling_events.hpp"
 #include "api/registry.hpp"
 #include "base/next.hpp"
 
@@ -153,7 +154,7 @@ cl_int hkReleaseContext(cl_context c) {
 
 cl_int hkReleaseEvent(cl_event e) {
   if (!e) return CL_INVALID_EVENT;
-  return next().clReleaseEvent(e);
+  return releaseEvent(e);  // a direct launch's event is forgotten with its last reference
 }
 
 cl_mem hkCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_int *err) {

@@ -38,7 +38,8 @@ void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events,
   if (blocking && q.in_order) q.completedUpTo(mine);
 }
 
-cl_int completeEvent(const QueueEntry &q, cl_event *event) {
+cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times) {
+  const cl_ulong end = q.profiling ? profilingClock() : 0;
   cl_int err = CL_SUCCESS;
   cl_event e = next().clCreateUserEvent(q.context, &err);
   if (err != CL_SUCCESS) return err;
@@ -47,6 +48,9 @@ cl_int completeEvent(const QueueEntry &q, cl_event *event) {
     next().clReleaseEvent(e);
     return err;
   }
+  LaunchTimes now{end, end};
+  recordLaunchEvent(e, q.handle, CL_COMMAND_NDRANGE_KERNEL,
+                    q.profiling ? (times ? times : &now) : nullptr, end);
   *event = e;
   return CL_SUCCESS;
 }

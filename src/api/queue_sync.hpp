@@ -7,6 +7,7 @@
 #include <CL/cl.h>
 
 #include "api/entries.hpp"
+#include "api/profiling_events.hpp"
 
 namespace hk::api {
 
@@ -21,6 +22,12 @@ bool hasPendingUserEvent(cl_uint num_events, const cl_event *events);
 void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events, bool blocking);
 
 // A complete event for a direct launch (the launch finished before the call returned).
-cl_int completeEvent(const QueueEntry &q, cl_event *event);
+// It reports CL_COMMAND_NDRANGE_KERNEL and `q` (hkGetEventInfo). On a profiling queue its
+// timestamps are `times` (QUEUED = SUBMIT, START) and END = COMPLETE = now; with
+// `times` null they are all now.
+cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times);
+inline cl_int completeEvent(const QueueEntry &q, cl_event *event) {
+  return completeEvent(q, event, nullptr);
+}
 
 }  // namespace hk::api

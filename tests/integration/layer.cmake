@@ -1,0 +1,115 @@
+# Tests of libhostkernel-layer.so: unmodified OpenCL programs (linked with libOpenCL only,
+# never with libhostkernel) run with OPENCL_LAYERS=<the layer>.
+#
+#   integration.layer              layer_program.cpp: kernels, ordering with non-blocking
+#                                  commands (in-order, out-of-order, two queues), events
+#                                  and profiling timestamps, direct launches checked through
+#                                  the layer's hkGetKernelLaunchCounts extension function
+#   integration.layer_report       HOSTKERNEL_REPORT=1 prints the per-kernel counts at exit
+#   integration.layer_not_loaded   the same program without the layer must fail
+#   integration.layer_corpus       corpus_test.cpp built as plain OpenCL (-DHK_QUEUE_ONLY)
+#                                  through the layer: every launch direct, results agree
+#   integration.layer_entries      the layer intercepts exactly replace.h's functions
+#
+# Run as a script (cmake -DMODE=... -P layer.cmake) this file is a test driver:
+#   MODE=entries  REPLACE_H, LAYER_CPP: the check behind integration.layer_entries
+#   MODE=run      PROGRAM, ARGS, PASS, FAIL: runs PROGRAM; passes if it exits with 0, its
+#                 output (stdout + stderr) matches PASS and does not match FAIL
+
+if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
+  execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${PROGRAM} exited with ${rc}")
+  endif()
+  if(PASS AND NOT "${out}${err}" MATCHES "${PASS}")
+    message(FATAL_ERROR "the output does not match '${PASS}'")
+  endif()
+  if(FAIL AND "${out}${err}" MATCHES "${FAIL}")
+    message(FATAL_ERROR "the output matches '${FAIL}': ${CMAKE_MATCH_0}")
+  endif()
+  return()
+endif()
+
+if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "entries")
+  file(READ ${REPLACE_H} replace_h)
+  file(READ ${LAYER_CPP} layer_cpp)
+  string(REGEX MATCHALL "#define cl[A-Za-z]+ hk[A-Za-z]+" defs "${replace_h}")
+  set(replaced "")
+  foreach(d ${defs})
+    string(REGEX REPLACE "#define cl([A-Za-z]+) hk([A-Za-z]+)" "\\1;\\2" pair "${d}")
+    list(GET pair 0 cl_name)
+    list(GET pair 1 hk_name)
+    if(NOT cl_name STREQUAL hk_name)
+      message(FATAL_ERROR "replace.h maps cl${cl_name} to hk${hk_name}")
+    endif()
+    list(APPEND replaced ${cl_name})
+  endforeach()
+  string(REGEX MATCH "#define HK_LAYER_ENTRIES\\(X\\)[^\n]*(\n[^\n]*\\\\)*\n[^\n]*" block
+         "${layer_cpp}")
+  string(REGEX MATCHALL "X\\([A-Za-z]+\\)" entries "${block}")
+  set(layered "")
+  foreach(e ${entries})
+    string(REGEX REPLACE "X\\(([A-Za-z]+)\\)" "\\1" name "${e}")
+    list(APPEND layered ${name})
+  endforeach()
+  list(LENGTH replaced n_replaced)
+  list(LENGTH layered n_layered)
+  set(missing ${replaced})
+  list(REMOVE_ITEM missing ${layered})
+  set(extra ${layered})
+  list(REMOVE_ITEM extra ${replaced})
+  if(n_replaced EQUAL 0 OR missing OR extra)
+    message(FATAL_ERROR "replace.h (${n_replaced}) and the layer (${n_layered}) differ: "
+                        "not in the layer: ${missing}; not in replace.h: ${extra}")
+  endif()
+  message(STATUS "layer and replace.h agree on ${n_layered} functions")
+  return()
+endif()
+
+set(HK_LAYER_ENV "OPENCL_LAYERS=$<TARGET_FILE:hostkernel-layer>")
+
+add_executable(layer_program ${CMAKE_CURRENT_LIST_DIR}/layer_program.cpp)
+target_include_directories(layer_program PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(layer_program PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main)
+target_compile_definitions(layer_program PRIVATE HK_KERNELS_DIR="${PROJECT_SOURCE_DIR}/kernels")
+add_dependencies(layer_program hostkernel-layer)
+
+add_test(NAME integration.layer COMMAND layer_program)
+set_tests_properties(integration.layer PROPERTIES ENVIRONMENT "${HK_LAYER_ENV}")
+
+add_test(NAME integration.layer_report
+         COMMAND ${CMAKE_COMMAND} -DMODE=run -DPROGRAM=$<TARGET_FILE:layer_program>
+                 -DARGS=--gtest_filter=Layer.AxpyRepeatedWithChangingArguments
+                 "-DPASS=hostkernel report: launches by path.*axpy( \\(released\\))? +inline 10 +team 0 +queue 0 "
+                 -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(integration.layer_report PROPERTIES
+  ENVIRONMENT "${HK_LAYER_ENV};HOSTKERNEL_REPORT=1")
+
+# Break-it check: without the layer the program must fail (its launches are not direct).
+add_test(NAME integration.layer_not_loaded
+         COMMAND layer_program --gtest_filter=Layer.IsLoaded*:Layer.TrivialRunsDirectly)
+set_tests_properties(integration.layer_not_loaded PROPERTIES
+  ENVIRONMENT_MODIFICATION "OPENCL_LAYERS=unset:" WILL_FAIL TRUE)
+
+# The corpus, as a plain OpenCL program: both of its launch paths go through the layer
+# (its hk* calls are plain cl* calls in this build), so the two results must agree and
+# the layer's report must show no launch that fell back to PoCL's queue.
+add_executable(layer_corpus ${CMAKE_CURRENT_LIST_DIR}/corpus_test.cpp)
+target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(layer_corpus PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main)
+target_compile_definitions(layer_corpus PRIVATE HK_QUEUE_ONLY
+  HK_KERNELS_DIR="${PROJECT_SOURCE_DIR}/kernels")
+add_dependencies(layer_corpus hostkernel-layer)
+add_test(NAME integration.layer_corpus
+         COMMAND ${CMAKE_COMMAND} -DMODE=run -DPROGRAM=$<TARGET_FILE:layer_corpus>
+                 "-DPASS=hostkernel report: launches by path" "-DFAIL=queue: [0-9]+ x [^\n]*"
+                 -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(integration.layer_corpus PROPERTIES
+  ENVIRONMENT "${HK_LAYER_ENV};HOSTKERNEL_REPORT=1")
+
+add_test(NAME integration.layer_entries
+         COMMAND ${CMAKE_COMMAND} -DMODE=entries -DREPLACE_H=${PROJECT_SOURCE_DIR}/include/hostkernel/replace.h
+                 -DLAYER_CPP=${PROJECT_SOURCE_DIR}/src/layer/layer.cpp
+                 -P ${CMAKE_CURRENT_LIST_FILE})
