@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "kernel/kernel_args.hpp"
 #include "launch/geometry.hpp"
@@ -28,6 +29,7 @@ struct DeviceEntry {
 
 struct QueueEntry {
   cl_command_queue handle = nullptr;
+  std::uint64_t id = 0;  // PoCL's object id: tells a new queue at the same address
   cl_context context = nullptr;
   const DeviceEntry *device = nullptr;
   bool direct = false;             // launches on this queue may run directly
@@ -41,6 +43,13 @@ struct QueueEntry {
   // Set when PoCL holds a command waiting for an incomplete user event: waiting for the
   // queue could then block forever, so launches go to the queue until it is finished.
   std::atomic<bool> blocked{false};
+  std::mutex blockers_mutex;
+  std::vector<cl_event> blockers;  // the user events behind `blocked` (retained)
+
+  // Clears `blocked` once every user event behind it has completed.
+  bool stillBlocked();
+  void addBlockers(cl_uint num_events, const cl_event *events);
+  ~QueueEntry();
 
   bool idle() const {
     return enqueued.load(std::memory_order_acquire) ==
@@ -67,6 +76,7 @@ struct LaunchCounts {
 
 struct KernelEntry {
   cl_kernel handle = nullptr;
+  std::uint64_t id = 0;  // PoCL's object id: tells a new kernel at the same address
   cl_program program = nullptr;
   cl_context context = nullptr;
   std::string name;

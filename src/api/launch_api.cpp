@@ -11,6 +11,7 @@
 #include "base/next.hpp"
 #include "launch/inline_runner.hpp"
 #include "launch/thread_state.hpp"
+#include "pocl/object_id.hpp"
 
 namespace hk::api {
 namespace {
@@ -78,6 +79,7 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
                                     const size_t *offset, const size_t *global,
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
+  if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
   Registry &reg = registry();
   cl_int err = CL_SUCCESS;
   KernelEntry *k = reg.kernelEntry(kernel, &err);
@@ -97,10 +99,12 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
                          event);
   };
   if (!q->direct) return toQueue(q->reason);
-  if ((nwait == 0) != (waits == nullptr) || dim < 1 || dim > 3 || !global)
-    return toQueue(HK_REASON_INVALID_LAUNCH);
-  if (q->blocked.load(std::memory_order_acquire) || hasPendingUserEvent(nwait, waits))
+  if (dim < 1 || dim > 3 || !global) return toQueue(HK_REASON_INVALID_LAUNCH);
+  if (hasPendingUserEvent(nwait, waits)) {
+    q->addBlockers(nwait, waits);  // PoCL will hold this launch until they complete
     return toQueue(HK_REASON_USER_EVENT);
+  }
+  if (q->stillBlocked()) return toQueue(HK_REASON_USER_EVENT);
   {
     std::lock_guard lock(k->mutex);
     k->fast.store(false, std::memory_order_relaxed);
@@ -153,6 +157,7 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
   KernelEntry *k = g_kernels.find(kernel);
   QueueEntry *q = g_queues.find(queue);
   if (isEntry(k) && isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
+      k->id == hk::pocl::objectId(kernel) && q->id == hk::pocl::objectId(queue) &&
       q->device == k->device && q->idle() && global &&
       k->request.sameAs(dim, offset, global, local)) {
     hk::launch::ThreadState &ts = hk::launch::threadState();

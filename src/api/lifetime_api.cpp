@@ -19,6 +19,14 @@ cl_uint referenceCount(Fn info, Handle h, Info what) {
   return info(h, what, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
 }
 
+// A kernel made through hostkernel gets its entry now (launch counts start at zero),
+// replacing any state left at its address.
+void track(cl_kernel k) {
+  registry().dropKernel(k, false);
+  cl_int err = CL_SUCCESS;
+  registry().kernelEntry(k, &err);
+}
+
 }  // namespace
 
 extern "C" {
@@ -83,7 +91,7 @@ cl_program hkLinkProgram(cl_context c, cl_uint n, const cl_device_id *devs, cons
 
 cl_kernel hkCreateKernel(cl_program p, const char *name, cl_int *err) {
   cl_kernel k = next().clCreateKernel(p, name, err);
-  if (k) registry().dropKernel(k, false);
+  if (k) track(k);
   return k;
 }
 
@@ -91,7 +99,7 @@ cl_int hkCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, cl_uint 
   cl_uint made = 0;
   cl_int err = next().clCreateKernelsInProgram(p, n, ks, &made);
   if (err == CL_SUCCESS && ks)
-    for (cl_uint i = 0; i < made && i < n; ++i) registry().dropKernel(ks[i], false);
+    for (cl_uint i = 0; i < made && i < n; ++i) track(ks[i]);
   if (ret) *ret = made;
   return err;
 }
@@ -99,7 +107,7 @@ cl_int hkCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, cl_uint 
 cl_kernel hkCloneKernel(cl_kernel source, cl_int *err) {
   cl_kernel k = next().clCloneKernel(source, err);
   if (!k) return k;
-  registry().dropKernel(k, false);
+  track(k);
   // The clone has the source's arguments: PoCL copied them, hostkernel copies its record.
   cl_int e = CL_SUCCESS;
   KernelEntry *from = registry().kernels.find(source);

@@ -9,8 +9,13 @@ cl_int drainQueue(QueueEntry &q) {
   cl_int err = next().clFinish(q.handle);
   if (err != CL_SUCCESS) return err;
   q.completedUpTo(upto);
-  q.blocked.store(false, std::memory_order_release);
+  q.stillBlocked();  // every user event behind a block has completed: let it go
   return CL_SUCCESS;
+}
+
+bool waitListValid(cl_uint num_events, const cl_event *events) {
+  // Other odd lists (a count of 0 with a list, NULL events) PoCL answers itself.
+  return !(num_events > 0 && events == nullptr);
 }
 
 bool hasPendingUserEvent(cl_uint num_events, const cl_event *events) {
@@ -33,8 +38,7 @@ bool hasPendingUserEvent(cl_uint num_events, const cl_event *events) {
 void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events,
                   bool blocking) {
   std::uint64_t mine = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
-  if (num_events && hasPendingUserEvent(num_events, events))
-    q.blocked.store(true, std::memory_order_release);
+  if (num_events && hasPendingUserEvent(num_events, events)) q.addBlockers(num_events, events);
   if (blocking && q.in_order) q.completedUpTo(mine);
 }
 

@@ -14,6 +14,10 @@ namespace hk::api {
 // Waits until PoCL has completed every command given so far for the queue.
 cl_int drainQueue(QueueEntry &q);
 
+// False for a wait list that PoCL 3.1 crashes on instead of returning
+// CL_INVALID_EVENT_WAIT_LIST: a NULL list with a nonzero count.
+bool waitListValid(cl_uint num_events, const cl_event *events);
+
 // True if the wait list holds a user event that is not complete yet.
 bool hasPendingUserEvent(cl_uint num_events, const cl_event *events);
 

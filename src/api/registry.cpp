@@ -5,6 +5,7 @@
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "pocl/object_id.hpp"
 
 namespace hk::api {
 namespace {
@@ -20,6 +21,38 @@ std::string kernelName(cl_kernel k, cl_int *err) {
 }
 
 }  // namespace
+
+QueueEntry::~QueueEntry() {
+  for (cl_event e : blockers) next().clReleaseEvent(e);
+}
+
+void QueueEntry::addBlockers(cl_uint n, const cl_event *events) {
+  std::lock_guard lock(blockers_mutex);
+  for (cl_uint i = 0; i < n; ++i) {
+    cl_command_type type = 0;
+    if (next().clGetEventInfo(events[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type,
+                              nullptr) == CL_SUCCESS &&
+        type == CL_COMMAND_USER && next().clRetainEvent(events[i]) == CL_SUCCESS)
+      blockers.push_back(events[i]);
+  }
+  blocked.store(true, std::memory_order_release);
+}
+
+bool QueueEntry::stillBlocked() {
+  if (!blocked.load(std::memory_order_acquire)) return false;
+  std::lock_guard lock(blockers_mutex);
+  std::erase_if(blockers, [](cl_event e) {
+    cl_int status = CL_SUBMITTED;
+    next().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                          nullptr);
+    if (status > CL_COMPLETE) return false;
+    next().clReleaseEvent(e);
+    return true;
+  });
+  if (!blockers.empty()) return true;
+  blocked.store(false, std::memory_order_release);
+  return false;
+}
 
 void QueueEntry::completedUpTo(std::uint64_t upto) {
   std::uint64_t c = completed.load(std::memory_order_relaxed);
@@ -59,7 +92,10 @@ const DeviceEntry *Registry::deviceEntry(cl_device_id device) {
 
 QueueEntry *Registry::queueEntry(cl_command_queue queue, cl_int *err) {
   *err = CL_SUCCESS;
-  if (QueueEntry *q = queues.find(queue); q && q != queues.released()) return q;
+  if (QueueEntry *q = queues.find(queue); isEntry(q)) {
+    if (q->id == pocl::objectId(queue)) return q;
+    dropQueue(queue);  // a new queue at a released one's address
+  }
   auto q = std::make_unique<QueueEntry>();
   q->handle = queue;
   cl_device_id device = nullptr;
@@ -72,6 +108,8 @@ QueueEntry *Registry::queueEntry(cl_command_queue queue, cl_int *err) {
       (*err = cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props,
                                        nullptr)) != CL_SUCCESS)
     return nullptr;
+  pocl::checkObjectIds(q->context);
+  q->id = pocl::objectId(queue);
   q->device = deviceEntry(device);
   q->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   q->profiling = props & CL_QUEUE_PROFILING_ENABLE;
@@ -82,10 +120,12 @@ QueueEntry *Registry::queueEntry(cl_command_queue queue, cl_int *err) {
   }
   q->direct = q->reason == HK_REASON_NONE;
   std::lock_guard lock(mutex_);
-  if (QueueEntry *other = queues.find(queue); other && other != queues.released())
+  if (QueueEntry *other = queues.find(queue); isEntry(other) && other->id == q->id)
     return other;  // another thread was first
   QueueEntry *raw = q.get();
-  if (queues.insert(queue, raw) == raw) return nullptr;  // table full: stays unknown
+  QueueEntry *old = queues.insert(queue, raw);
+  if (old == raw) return nullptr;  // table full: stays unknown
+  if (isEntry(old)) delete old;
   q.release();
   return raw;
 }
@@ -97,7 +137,8 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
       *err = CL_INVALID_KERNEL;
       return nullptr;
     }
-    return k;
+    if (k->id == pocl::objectId(kernel)) return k;
+    dropKernel(kernel, false);  // a new kernel at a released one's address
   }
   auto k = std::make_unique<KernelEntry>();
   k->handle = kernel;
@@ -112,39 +153,50 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
     return nullptr;
   k->name = kernelName(kernel, err);
   if (*err != CL_SUCCESS) return nullptr;
+  pocl::checkObjectIds(k->context);
+  k->id = pocl::objectId(kernel);
   k->args.reset(num_args);
-  std::lock_guard lock(mutex_);
-  if (KernelEntry *other = kernels.find(kernel); other && other != kernels.released())
+  std::unique_lock lock(mutex_);
+  if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
     return other;
   KernelEntry *raw = k.get();
-  if (kernels.insert(kernel, raw) == raw) return nullptr;  // table full: stays unknown
+  KernelEntry *old = kernels.insert(kernel, raw);
+  if (old == raw) return nullptr;  // table full: stays unknown
   k.release();
+  lock.unlock();
+  if (isEntry(old)) {
+    retireCounts(*old);
+    delete old;
+  }
   return raw;
 }
 
 std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program,
                                                               cl_device_id device,
                                                               std::string &error) {
+  const std::uint64_t id = pocl::objectId(program);
   {
     std::lock_guard lock(mutex_);
-    if (auto it = programs_.find(program); it != programs_.end())
-      if (auto img = it->second.lock()) return img;
+    if (auto it = programs_.find(program); it != programs_.end() && it->second.id == id)
+      if (auto img = it->second.image.lock()) return img;
   }
   // Taking the binary can compile (tens of ms): not under the registry's lock.
   auto img = program::ProgramImage::create(program, device, error);
   if (!img) return nullptr;
   std::lock_guard lock(mutex_);
   auto &slot = programs_[program];
-  if (auto existing = slot.lock()) return existing;
-  slot = img;
+  if (slot.id == id)
+    if (auto existing = slot.image.lock()) return existing;
+  slot = ProgramSlot{id, img};
   return img;
 }
 
 bool Registry::bufferPointer(cl_mem mem, QueueEntry &queue, void **out) {
+  const std::uint64_t id = pocl::objectId(mem);
   {
     std::lock_guard lock(mutex_);
-    if (auto it = buffers_.find(mem); it != buffers_.end()) {
-      *out = it->second;
+    if (auto it = buffers_.find(mem); it != buffers_.end() && it->second.id == id) {
+      *out = it->second.pointer;
       return true;
     }
   }
@@ -182,7 +234,7 @@ bool Registry::bufferPointer(cl_mem mem, QueueEntry &queue, void **out) {
       return false;
   }
   std::lock_guard lock(mutex_);
-  buffers_[mem] = ptr;
+  buffers_[mem] = BufferSlot{id, ptr};
   *out = ptr;
   return true;
 }

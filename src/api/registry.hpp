@@ -59,8 +59,16 @@ class Registry {
  private:
   std::mutex mutex_;  // guards the maps below
   std::map<cl_device_id, std::unique_ptr<DeviceEntry>> devices_;
-  std::map<cl_program, std::weak_ptr<program::ProgramImage>> programs_;
-  std::map<cl_mem, void *> buffers_;
+  struct ProgramSlot {
+    std::uint64_t id;
+    std::weak_ptr<program::ProgramImage> image;
+  };
+  struct BufferSlot {
+    std::uint64_t id;
+    void *pointer;
+  };
+  std::map<cl_program, ProgramSlot> programs_;
+  std::map<cl_mem, BufferSlot> buffers_;
   struct Retired {
     std::uint64_t by_path[3] = {};
     std::uint64_t by_reason[HK_REASON_COUNT] = {};

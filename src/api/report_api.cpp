@@ -53,7 +53,8 @@ const char *hkReasonString(hk_reason reason) {
 }
 
 cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts) {
-  if (!kernel || !counts) return CL_INVALID_VALUE;
+  if (!kernel) return CL_INVALID_KERNEL;
+  if (!counts) return CL_INVALID_VALUE;
   KernelEntry *k = registry().kernels.find(kernel);
   if (!k || k == registry().kernels.released()) return CL_INVALID_KERNEL;
   for (int p = 0; p < 3; ++p) counts->by_path[p] = k->counts.by_path[p].load();

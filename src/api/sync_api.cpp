@@ -5,6 +5,7 @@
 #include "api/queue_sync.hpp"
 #include "api/registry.hpp"
 #include "base/next.hpp"
+#include "pocl/object_id.hpp"
 
 using namespace hk::api;
 using hk::next;
@@ -20,6 +21,7 @@ void noteCommand(cl_command_queue queue, cl_uint nwait, const cl_event *waits,
 
 // Forwards an enqueue call returning cl_int and notes it on success.
 #define HK_FORWARD(name, blocking, nwait, waits, ...)       \
+  if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST; \
   cl_int err = next().cl##name(__VA_ARGS__);                  \
   if (err == CL_SUCCESS) noteCommand(queue, nwait, waits, blocking); \
   return err
@@ -31,7 +33,7 @@ extern "C" {
 cl_int hkFinish(cl_command_queue queue) {
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
   // The common case of a program that only launches directly: nothing to wait for.
-  if (QueueEntry *q = g_queues.find(queue); isEntry(q)) {
+  if (QueueEntry *q = g_queues.find(queue); isEntry(q) && q->id == hk::pocl::objectId(queue)) {
     if (q->idle()) return CL_SUCCESS;
     return drainQueue(*q);
   }
@@ -43,12 +45,16 @@ cl_int hkFinish(cl_command_queue queue) {
 
 cl_int hkFlush(cl_command_queue queue) {
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
-  if (QueueEntry *q = g_queues.find(queue); isEntry(q) && q->idle())
+  if (QueueEntry *q = g_queues.find(queue);
+      isEntry(q) && q->id == hk::pocl::objectId(queue) && q->idle())
     return CL_SUCCESS;
   return next().clFlush(queue);
 }
 
 cl_int hkWaitForEvents(cl_uint n, const cl_event *events) {
+  if (n == 0 || !events) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!events[i]) return CL_INVALID_EVENT;
   return next().clWaitForEvents(n, events);
 }
 
@@ -102,6 +108,10 @@ void *hkEnqueueMapBuffer(cl_command_queue queue, cl_mem m, cl_bool blocking,
                          cl_map_flags flags, size_t off, size_t size, cl_uint nwait,
                          const cl_event *waits, cl_event *ev, cl_int *errp) {
   cl_int err = CL_SUCCESS;
+  if (!waitListValid(nwait, waits)) {
+    if (errp) *errp = CL_INVALID_EVENT_WAIT_LIST;
+    return nullptr;
+  }
   void *p = next().clEnqueueMapBuffer(queue, m, blocking, flags, off, size, nwait, waits, ev,
                                       &err);
   if (err == CL_SUCCESS) noteCommand(queue, nwait, waits, blocking);
@@ -154,6 +164,10 @@ void *hkEnqueueMapImage(cl_command_queue queue, cl_mem im, cl_bool blocking,
                         size_t *rp, size_t *sp, cl_uint nwait, const cl_event *waits,
                         cl_event *ev, cl_int *errp) {
   cl_int err = CL_SUCCESS;
+  if (!waitListValid(nwait, waits)) {
+    if (errp) *errp = CL_INVALID_EVENT_WAIT_LIST;
+    return nullptr;
+  }
   void *p = next().clEnqueueMapImage(queue, im, blocking, flags, origin, region, rp, sp,
                                      nwait, waits, ev, &err);
   if (err == CL_SUCCESS) noteCommand(queue, nwait, waits, blocking);
