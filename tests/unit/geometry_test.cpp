@@ -1,0 +1,84 @@
+// Launch planning: PoCL's rules for sizes, and the plan the work-group function gets.
+#include <gtest/gtest.h>
+
+#include "launch/geometry.hpp"
+
+namespace hk::launch {
+namespace {
+
+DeviceLimits cpu() { return DeviceLimits{{4096, 4096, 4096}, 4096, 8, 2}; }
+constexpr std::array<std::uint64_t, 3> kNoReqd{0, 0, 0};
+
+TEST(Geometry, UniformLaunchPlansGroupsOffsetsAndLocalSize) {
+  size_t g[3] = {64, 6, 4}, l[3] = {16, 3, 2}, o[3] = {5, 6, 7};
+  Plan p;
+  ASSERT_EQ(planLaunch(LaunchRequest::from(3, o, g, l), cpu(), kNoReqd, p), HK_REASON_NONE);
+  EXPECT_EQ(p.pc.work_dim, 3u);
+  EXPECT_EQ(p.pc.num_groups[0], 4u);
+  EXPECT_EQ(p.pc.num_groups[1], 2u);
+  EXPECT_EQ(p.pc.num_groups[2], 2u);
+  EXPECT_EQ(p.pc.global_offset[2], 7u);
+  EXPECT_EQ(p.pc.local_size[1], 3u);
+  EXPECT_EQ(p.total_groups, 16u);
+  EXPECT_EQ(p.total_items, 64u * 6 * 4);
+}
+
+TEST(Geometry, UnusedDimensionsHaveOneGroupOfOne) {
+  size_t g = 100;
+  Plan p;
+  ASSERT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &g, nullptr), cpu(), kNoReqd, p),
+            HK_REASON_NONE);
+  EXPECT_EQ(p.pc.num_groups[1], 1u);
+  EXPECT_EQ(p.pc.local_size[2], 1u);
+  EXPECT_EQ(p.pc.num_groups[0] * p.pc.local_size[0], 100u);
+}
+
+TEST(Geometry, NonUniformGroupsAreSentToTheQueue) {
+  size_t g = 100, l = 8;
+  Plan p;
+  EXPECT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &g, &l), cpu(), kNoReqd, p),
+            HK_REASON_NON_UNIFORM);
+}
+
+TEST(Geometry, SizesPoclRejectsAreLeftToPocl) {
+  Plan p;
+  size_t zero = 0, g = 64, big = 8192, l0 = 0;
+  EXPECT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &zero, nullptr), cpu(), kNoReqd, p),
+            HK_REASON_INVALID_LAUNCH);
+  EXPECT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &big, &big), cpu(), kNoReqd, p),
+            HK_REASON_INVALID_LAUNCH);
+  EXPECT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &g, &l0), cpu(), kNoReqd, p),
+            HK_REASON_INVALID_LAUNCH);
+  size_t off = SIZE_MAX - 10;
+  EXPECT_EQ(planLaunch(LaunchRequest::from(1, &off, &g, nullptr), cpu(), kNoReqd, p),
+            HK_REASON_INVALID_LAUNCH);
+  size_t g2[2] = {64, 64}, l2[2] = {64, 128};  // 8192 items per group > 4096
+  EXPECT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g2, l2), cpu(), kNoReqd, p),
+            HK_REASON_INVALID_LAUNCH);
+}
+
+TEST(Geometry, RequiredWorkGroupSizeMustBeGivenExactly) {
+  Plan p;
+  size_t g[2] = {32, 8}, ok[2] = {8, 4}, wrong[2] = {4, 4};
+  std::array<std::uint64_t, 3> reqd{8, 4, 1};
+  EXPECT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g, ok), cpu(), reqd, p), HK_REASON_NONE);
+  EXPECT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g, wrong), cpu(), reqd, p),
+            HK_REASON_INVALID_LAUNCH);
+  EXPECT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g, nullptr), cpu(), reqd, p),
+            HK_REASON_INVALID_LAUNCH);
+}
+
+TEST(Geometry, SameRequestIsRecognisedAndAnyChangeIsNot) {
+  size_t g[2] = {64, 8}, l[2] = {8, 8}, o[2] = {1, 2};
+  LaunchRequest r = LaunchRequest::from(2, o, g, l);
+  EXPECT_TRUE(r.sameAs(2, o, g, l));
+  size_t g2[2] = {64, 16}, o2[2] = {1, 3};
+  EXPECT_FALSE(r.sameAs(2, o, g2, l));
+  EXPECT_FALSE(r.sameAs(2, o2, g, l));
+  EXPECT_FALSE(r.sameAs(2, nullptr, g, l));
+  EXPECT_FALSE(r.sameAs(2, o, g, nullptr));
+  EXPECT_FALSE(r.sameAs(1, o, g, l));
+}
+
+}  // namespace
+}  // namespace hk::launch
