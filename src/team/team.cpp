@@ -1,0 +1,465 @@
+#include "team/team.hpp"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <xmmintrin.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <new>
+
+#include "base/log.hpp"
+#include "launch/thread_state.hpp"
+
+namespace hk::team {
+
+// One per team thread. `next`/`end` are the thread's block in a stealing job: the owner
+// and thieves claim chunks with fetch_add on `next`, so each group is claimed once.
+struct alignas(64) Team::Slot {
+  std::atomic<std::uint64_t> next{0};
+  std::uint64_t end = 0;
+  Team *team = nullptr;
+  unsigned index = 0;
+  bool running = false;  // a thread was created for this slot and not yet joined
+  pthread_t thread{};
+};
+
+namespace {
+
+void futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE, expected,
+          nullptr, nullptr, 0);
+}
+
+void futexWake(std::atomic<std::uint32_t> &word, int count) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAKE_PRIVATE, count,
+          nullptr, nullptr, 0);
+}
+
+std::uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+// Spins until ready() or spin_ns passed; true if ready. Every ~1 µs (16 pauses of ~60 ns
+// on these VMs) it checks the clock and calls sched_yield(): if the thread we wait for
+// shares our CPU (the scheduler put both there, or the machine is oversubscribed), it
+// runs now instead of after our time slice (measured: a round trip of ~5 µs instead of
+// ~210 µs, spin-then-park, or milliseconds, spinning alone). With nothing else runnable
+// the yield returns at once; a fast partner (~1 µs round trip) is seen before the first.
+template <typename Ready>
+bool spinUntil(std::uint32_t spin_ns, Ready ready) {
+  if (ready()) return true;
+  if (spin_ns == 0) return false;
+  const std::uint64_t deadline = nowNs() + spin_ns;
+  for (unsigned i = 1;; ++i) {
+    _mm_pause();
+    if (ready()) return true;
+    if ((i & 15) == 0) {
+      if (nowNs() >= deadline) return false;
+      sched_yield();
+      if (ready()) return true;
+    }
+  }
+}
+
+// Block k of a static split of `total` groups over `n` threads: the first total % n
+// blocks get one group more.
+void staticBlock(std::uint64_t total, unsigned n, unsigned k, std::uint64_t &begin,
+                 std::uint64_t &end) {
+  const std::uint64_t q = total / n, r = total % n;
+  begin = k * q + std::min<std::uint64_t>(k, r);
+  end = begin + q + (k < r ? 1 : 0);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Registry of live teams, for the fork handlers. A spin lock (not a mutex): the child
+// handler re-initialises it without caring which thread held it.
+
+struct Team::Registry {
+  static inline std::atomic<bool> lock{false};
+  static inline Team *head = nullptr;
+  static inline pthread_once_t once = PTHREAD_ONCE_INIT;
+
+  static void acquire() {
+    while (lock.exchange(true, std::memory_order_acquire)) sched_yield();
+  }
+  static void release() { lock.store(false, std::memory_order_release); }
+  static void prepare() { acquire(); }
+  static void parent() { release(); }
+  // In the child only the forking thread exists: every team's workers are gone.
+  static void child() {
+    for (Team *t = head; t; t = t->reg_next_) t->resetAfterFork();
+    lock.store(false, std::memory_order_relaxed);
+  }
+  static void installHandlers() { pthread_atfork(prepare, parent, child); }
+
+  static void add(Team *t) {
+    pthread_once(&once, installHandlers);
+    acquire();
+    t->reg_next_ = head;
+    if (head) head->reg_prev_ = t;
+    head = t;
+    release();
+  }
+  static void remove(Team *t) {
+    acquire();
+    if (t->reg_prev_) t->reg_prev_->reg_next_ = t->reg_next_;
+    else if (head == t) head = t->reg_next_;
+    if (t->reg_next_) t->reg_next_->reg_prev_ = t->reg_prev_;
+    t->reg_prev_ = t->reg_next_ = nullptr;
+    release();
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// The process-wide team. Its storage is never destroyed (a run() after exit-time shutdown
+// still finds an object and returns false); g_guard's destructor, run at exit and at
+// dlclose of libhostkernel.so, joins its workers.
+
+namespace {
+
+alignas(Team) unsigned char g_storage[sizeof(Team)];
+std::atomic<Team *> g_instance{nullptr};
+
+struct InstanceGuard {
+  ~InstanceGuard() {
+    if (Team *t = g_instance.load(std::memory_order_acquire)) t->shutdown();
+  }
+} g_guard;
+
+}  // namespace
+
+TeamOptions optionsFromConfig(const Config &config, unsigned allowed_cpus) {
+  TeamOptions o;
+  o.threads = std::max(1u, allowed_cpus);
+  if (config.num_threads > 0 && config.num_threads < o.threads) o.threads = config.num_threads;
+  o.pin = config.pin;
+  return o;
+}
+
+Team &Team::instance() {
+  static Team *team = [] {
+    auto cpus = allowedCpus();
+    Team *t = new (g_storage)
+        Team(optionsFromConfig(config(), static_cast<unsigned>(cpus.size())));
+    g_instance.store(t, std::memory_order_release);
+    return t;
+  }();
+  return *team;
+}
+
+bool Team::onTeamThread() { return launch::threadState().team_id != 0; }
+
+Team::Team(const TeamOptions &options) : options_(options) {
+  if (options_.threads == 0) options_.threads = 1;
+  size_.store(options_.threads, std::memory_order_relaxed);
+  Registry::add(this);
+}
+
+Team::~Team() {
+  shutdown();
+  Registry::remove(this);
+}
+
+// ---------------------------------------------------------------------------------------
+// Start and stop (both with busy_ held).
+
+bool Team::start() {
+  const unsigned want = options_.threads;
+  if (want <= 1) {
+    started_ = true;
+    return true;
+  }
+  if (places_.empty()) {
+    std::vector<int> cpus = allowedCpus();
+    places_ = discoverPlaces(cpus, want, sched_getcpu());
+    places_.resize(want);  // a test team larger than the CPUs: unknown places, unpinned
+    steal_order_ = stealOrder(places_);
+  }
+  if (!slots_) {
+    slots_ = new Slot[want];
+    nslots_ = want;
+  }
+
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, options_.stack_bytes);
+  // Workers take no asynchronous signals: the application's handlers run on its threads.
+  sigset_t block, saved;
+  sigfillset(&block);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&block, sig);
+  pthread_sigmask(SIG_SETMASK, &block, &saved);
+
+  unsigned created = 1;
+  for (unsigned k = 1; k < want; ++k) {
+    Slot &s = slots_[k];
+    s.team = this;
+    s.index = k;
+    const CpuPlace &p = places_[k];
+    cpu_set_t *set = nullptr;
+    std::size_t set_bytes = 0;
+    if (options_.pin != PinMode::None && p.cpu >= 0) {
+      int max_cpu = p.cpu;
+      for (int c : p.core_cpus) max_cpu = std::max(max_cpu, c);
+      set = CPU_ALLOC(max_cpu + 1);
+      set_bytes = CPU_ALLOC_SIZE(max_cpu + 1);
+      CPU_ZERO_S(set_bytes, set);
+      if (options_.pin == PinMode::Cores)
+        for (int c : p.core_cpus) CPU_SET_S(c, set_bytes, set);
+      else
+        CPU_SET_S(p.cpu, set_bytes, set);
+    }
+    pthread_attr_setaffinity_np(&attr, set ? set_bytes : 0, set);
+    int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
+    if (set) CPU_FREE(set);
+    if (err != 0) {
+      logf(LogLevel::Warn, "team: could not start thread %u of %u (%s); running with %u", k,
+           want, err == EAGAIN ? "EAGAIN" : "error", k);
+      break;
+    }
+    s.running = true;
+    ++created;
+  }
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  pthread_attr_destroy(&attr);
+
+  size_.store(created, std::memory_order_relaxed);
+  started_ = true;
+  if (logEnabled(LogLevel::Info)) {
+    logf(LogLevel::Info, "team: %u threads, pin %s, stacks %zu MiB, spin %u us", created,
+         options_.pin == PinMode::None ? "none" : options_.pin == PinMode::Cores ? "cores" : "pus",
+         options_.stack_bytes >> 20, options_.spin_ns / 1000);
+  }
+  return true;
+}
+
+void Team::stopWorkers() {
+  if (!started_) return;
+  stop_.store(true, std::memory_order_seq_cst);
+  state_.fetch_add(2, std::memory_order_seq_cst);  // a change every waiting worker sees
+  wakeWorkers();
+  for (unsigned k = 1; k < nslots_; ++k)
+    if (slots_[k].running) {
+      pthread_join(slots_[k].thread, nullptr);
+      slots_[k].running = false;
+    }
+  started_ = false;
+}
+
+void Team::shutdown() {
+  if (shut_down_flag_.load(std::memory_order_acquire)) return;
+  // A worker cannot join itself (exit() called from inside a job): leave the threads.
+  if (onTeamThread()) return;
+  // Take the team: no job runs and none can start. busy_ stays set for good.
+  closing_.store(true, std::memory_order_relaxed);
+  const std::uint64_t deadline = nowNs() + 1'000'000'000u;
+  while (busy_.exchange(true, std::memory_order_acquire)) {
+    if (nowNs() >= deadline) {
+      logf(LogLevel::Debug, "team: a job is still running at shutdown; workers left running");
+      return;
+    }
+    timespec ms{0, 1'000'000};
+    nanosleep(&ms, nullptr);
+  }
+  stopWorkers();
+  delete[] slots_;
+  slots_ = nullptr;
+  nslots_ = 0;
+  places_.clear();
+  places_.shrink_to_fit();
+  steal_order_.clear();
+  steal_order_.shrink_to_fit();
+  size_.store(1, std::memory_order_relaxed);
+  shut_down_flag_.store(true, std::memory_order_release);
+}
+
+void Team::resetAfterFork() {
+  if (shut_down_flag_.load(std::memory_order_relaxed)) return;
+  // The parent's workers do not exist in the child: forget them (their stacks stay
+  // mapped, untouched) and start new ones at the next run().
+  for (unsigned k = 0; k < nslots_; ++k) slots_[k].running = false;
+  started_ = false;
+  size_.store(options_.threads, std::memory_order_relaxed);
+  epoch_ = 0;
+  state_.store(0, std::memory_order_relaxed);
+  sleepers_.store(0, std::memory_order_relaxed);
+  wake_.store(0, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  refs_.store(0, std::memory_order_relaxed);
+  caller_sleeping_.store(0, std::memory_order_relaxed);
+  caller_wake_.store(0, std::memory_order_relaxed);
+  stop_.store(false, std::memory_order_relaxed);
+  closing_.store(false, std::memory_order_relaxed);
+  busy_.store(false, std::memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------------------------------
+// Waiting: spin, then park on a futex (an event count: the waiter reads the futex word,
+// announces itself, re-checks its condition, then sleeps only if the word is unchanged).
+
+void Team::wakeWorkers() {
+  wake_.fetch_add(1, std::memory_order_seq_cst);
+  futexWake(wake_, INT_MAX);
+}
+
+std::uint64_t Team::waitForChange(std::uint64_t seen) {
+  std::uint64_t s = seen;
+  if (spinUntil(options_.spin_ns, [&] { return (s = state_.load(std::memory_order_acquire)) != seen; }))
+    return s;
+  for (;;) {
+    const std::uint32_t w = wake_.load(std::memory_order_seq_cst);
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    s = state_.load(std::memory_order_seq_cst);
+    if (s == seen) futexWait(wake_, w);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    s = state_.load(std::memory_order_acquire);
+    if (s != seen) return s;
+  }
+}
+
+template <typename Ready>
+void Team::callerWait(Ready ready) {
+  if (spinUntil(options_.spin_ns, ready)) return;
+  for (;;) {
+    const std::uint32_t w = caller_wake_.load(std::memory_order_seq_cst);
+    caller_sleeping_.store(1, std::memory_order_seq_cst);
+    if (ready()) break;
+    futexWait(caller_wake_, w);
+    if (ready()) break;
+  }
+  caller_sleeping_.store(0, std::memory_order_relaxed);
+}
+
+void Team::notifyCaller() {
+  if (caller_sleeping_.load(std::memory_order_seq_cst)) {
+    caller_wake_.fetch_add(1, std::memory_order_seq_cst);
+    futexWake(caller_wake_, 1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Running a job.
+
+std::uint64_t Team::work(unsigned t, const Job &job, unsigned n) {
+  if (!job.steal) {
+    std::uint64_t b, e;
+    staticBlock(job.total, n, t, b, e);
+    if (b < e) job.run(job.ctx, b, e, t);
+    return e - b;
+  }
+  // Claim chunks of a quarter of what is left (at least one group) until the block is
+  // empty: the owner first, then thieves in steal order. fetch_add makes every claim
+  // disjoint; a claim past `end` is empty.
+  std::uint64_t count = 0;
+  auto drain = [&](Slot &s) {
+    const std::uint64_t end = s.end;
+    for (;;) {
+      const std::uint64_t cur = s.next.load(std::memory_order_relaxed);
+      if (cur >= end) return;
+      const std::uint64_t chunk = std::max<std::uint64_t>(1, (end - cur) >> 2);
+      const std::uint64_t b = s.next.fetch_add(chunk, std::memory_order_relaxed);
+      if (b >= end) return;
+      const std::uint64_t e = std::min(b + chunk, end);
+      job.run(job.ctx, b, e, t);
+      count += e - b;
+    }
+  };
+  drain(slots_[t]);
+  const unsigned *row = steal_order_.data() + std::size_t{t} * (nslots_ - 1);
+  for (unsigned i = 0; i + 1 < nslots_; ++i)
+    if (row[i] < n) drain(slots_[row[i]]);
+  return count;
+}
+
+bool Team::run(const Job &job) {
+  if (job.total == 0) return true;
+  if (onTeamThread()) return false;
+  if (busy_.load(std::memory_order_relaxed) || busy_.exchange(true, std::memory_order_acquire))
+    return false;
+  if (closing_.load(std::memory_order_relaxed)) {  // shutdown() is waiting for busy_
+    busy_.store(false, std::memory_order_release);
+    return false;
+  }
+  if (!started_) start();
+  const unsigned n = size_.load(std::memory_order_relaxed);
+  if (n == 1 || job.total == 1) {
+    job.run(job.ctx, 0, job.total, 0);
+    busy_.store(false, std::memory_order_release);
+    return true;
+  }
+
+  // Publish: job, blocks, then the open state (release) that workers wait for.
+  job_ = job;
+  job_threads_ = n;
+  if (job.steal)
+    for (unsigned k = 0; k < n; ++k) {
+      std::uint64_t b, e;
+      staticBlock(job.total, n, k, b, e);
+      slots_[k].next.store(b, std::memory_order_relaxed);
+      slots_[k].end = e;
+    }
+  done_.store(0, std::memory_order_relaxed);
+  const std::uint64_t open = (++epoch_ << 1) | 1;
+  state_.store(open, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
+
+  const std::uint64_t total = job.total;
+  const std::uint64_t mine = work(0, job, n);
+  if (done_.fetch_add(mine, std::memory_order_seq_cst) + mine != total)
+    callerWait([&] { return done_.load(std::memory_order_seq_cst) == total; });
+
+  // Close: a worker that has not joined yet sees a closed state and stays out; wait for
+  // the ones inside to leave before job_ and the slots may change.
+  state_.store(open - 1, std::memory_order_seq_cst);
+  if (refs_.load(std::memory_order_seq_cst) != 0)
+    callerWait([&] { return refs_.load(std::memory_order_seq_cst) == 0; });
+  busy_.store(false, std::memory_order_release);
+  return true;
+}
+
+void *Team::workerMain(void *arg) {
+  Slot *slot = static_cast<Slot *>(arg);
+  launch::threadState().team_id = slot->index;
+  char name[16];
+  std::snprintf(name, sizeof name, "hk-team-%u", slot->index);
+  pthread_setname_np(pthread_self(), name);
+  slot->team->workerLoop(slot->index);
+  return nullptr;
+}
+
+void Team::workerLoop(unsigned index) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::uint64_t s = waitForChange(seen);
+    if (stop_.load(std::memory_order_acquire)) return;
+    seen = s;
+    if (!(s & 1)) continue;  // closed: a job ended
+    // Join the job only if it is still open after announcing ourselves (the caller
+    // closes, then waits for refs_ to drop to zero).
+    refs_.fetch_add(1, std::memory_order_seq_cst);
+    if (state_.load(std::memory_order_seq_cst) == s) {
+      const Job job = job_;
+      const unsigned n = job_threads_;
+      if (index < n) {
+        const std::uint64_t count = work(index, job, n);
+        if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count == job.total)
+          notifyCaller();
+      }
+    }
+    if (refs_.fetch_sub(1, std::memory_order_seq_cst) == 1) notifyCaller();
+  }
+}
+
+}  // namespace hk::team

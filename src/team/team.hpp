@@ -1,0 +1,129 @@
+// The thread team: hostkernel's own worker threads, one per allowed CPU, that split the
+// work-groups of a large launch with the calling thread. See docs/team.md.
+//
+//   struct Ctx { ... };
+//   void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread) {
+//     for (std::uint64_t g = begin; g < end; ++g) runGroup(*static_cast<Ctx *>(ctx), g);
+//   }
+//   hk::team::Job job{runRange, &ctx, total_groups, /*steal=*/false};
+//   if (!hk::team::Team::instance().run(job))   // busy, nested, or called on a team thread
+//     runRange(&ctx, 0, total_groups, 0);        // run it inline instead
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/config.hpp"
+#include "team/topology.hpp"
+
+namespace hk::team {
+
+// One parallel job: groups [0, total) of a launch. run() is called with disjoint,
+// non-empty ranges whose union is [0, total); `thread` is the team thread index
+// (0 = the launching thread). run() must not throw.
+struct Job {
+  void (*run)(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread);
+  void *ctx;
+  std::uint64_t total;
+  // false: static split only, block k of the groups on thread k.
+  // true: block k starts on thread k; threads that finish early steal from the others.
+  bool steal;
+};
+
+// How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks
+// make their own teams.
+struct TeamOptions {
+  unsigned threads = 1;                  // team size including the caller (exact)
+  PinMode pin = PinMode::None;           // pin worker threads to cores or PUs
+  std::uint32_t spin_ns = 100'000;       // spin this long before parking (workers, caller)
+  std::size_t stack_bytes = std::size_t{64} << 20;  // worker stacks (mapped lazily)
+};
+
+// Team size for the process: CPUs in the affinity mask, capped by
+// HOSTKERNEL_NUM_THREADS (never more than the allowed CPUs).
+TeamOptions optionsFromConfig(const Config &config, unsigned allowed_cpus);
+
+class Team {
+ public:
+  // The process-wide team (sized and pinned from hk::config()); threads start lazily on
+  // the first run() and are joined at exit or when libhostkernel.so is unloaded.
+  static Team &instance();
+
+  explicit Team(const TeamOptions &options);
+  ~Team();  // joins the workers (shutdown())
+  Team(const Team &) = delete;
+  Team &operator=(const Team &) = delete;
+
+  // Threads including the caller. Before the first run() the configured size; after it,
+  // the threads actually started plus the caller.
+  unsigned size() const { return size_.load(std::memory_order_relaxed); }
+  // Stack size of every worker thread (the caller's is its own).
+  std::size_t workerStackBytes() const { return options_.stack_bytes; }
+
+  // Runs the job with the caller as thread 0 and returns when every group ran exactly
+  // once. Returns false WITHOUT running anything when the team is busy (another
+  // application thread is running a job on it), when called on a team thread or from
+  // inside a job (nested), or after shutdown: the caller then runs the job inline.
+  // A team of one thread, or a job of one group, runs on the caller and returns true.
+  bool run(const Job &job);
+
+  // True on the team's worker threads (of any team).
+  static bool onTeamThread();
+
+  // Stops and joins the workers; later run()s return false. Waits up to a second for a
+  // job running on another thread to finish; if it does not, the workers are left alone
+  // (the process is exiting). Idempotent.
+  void shutdown();
+
+ private:
+  struct Slot;
+  struct Registry;
+  friend struct Registry;
+
+  bool start();
+  void stopWorkers();
+  void resetAfterFork();
+  static void *workerMain(void *slot);
+  void workerLoop(unsigned index);
+  std::uint64_t waitForChange(std::uint64_t seen);
+  template <typename Ready>
+  void callerWait(Ready ready);
+  void notifyCaller();
+  std::uint64_t work(unsigned thread, const Job &job, unsigned nthreads);
+  void wakeWorkers();
+
+  // Dispatch line: written by the caller for each job, read by every worker.
+  alignas(64) std::atomic<std::uint64_t> state_{0};  // (epoch << 1) | open
+  Job job_{};
+  unsigned job_threads_ = 0;                          // threads taking part in job_
+  std::atomic<std::uint32_t> sleepers_{0};            // workers parked or about to
+  std::atomic<std::uint32_t> wake_{0};                // futex word for parked workers
+
+  // Completion line: workers report here, the caller waits on it.
+  alignas(64) std::atomic<std::uint64_t> done_{0};    // groups finished
+  std::atomic<std::uint32_t> refs_{0};                // workers inside the open job
+  std::atomic<std::uint32_t> caller_sleeping_{0};
+  std::atomic<std::uint32_t> caller_wake_{0};         // futex word for a parked caller
+
+  // Caller-owned: taken with busy_, which serialises run(), start and shutdown.
+  alignas(64) std::atomic<bool> busy_{false};
+  std::atomic<bool> closing_{false};                  // shutdown() wants the team
+  std::atomic<bool> stop_{false};                     // tells workers to exit
+  std::atomic<bool> shut_down_flag_{false};           // shutdown() completed
+  std::atomic<unsigned> size_{1};
+  std::uint64_t epoch_ = 0;
+  bool started_ = false;
+  TeamOptions options_;
+  std::vector<CpuPlace> places_;
+  std::vector<unsigned> steal_order_;                  // stealOrder(places_)
+  Slot *slots_ = nullptr;                              // one per thread
+  unsigned nslots_ = 0;
+
+  // The registry of live teams for the fork handler.
+  Team *reg_prev_ = nullptr;
+  Team *reg_next_ = nullptr;
+};
+
+}  // namespace hk::team
