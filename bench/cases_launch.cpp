@@ -1,20 +1,13 @@
-// Launch-overhead cases: one small kernel launched and finished, again and again.
-#include "launch_paths.hpp"
+// Launch cases: one small kernel launched and finished, again and again (category
+// "latency": the cost of a launch), and axpy on a million floats (category "performance":
+// the same kernel with enough work that the thread team matters).
+#include "case_util.hpp"
 
 #include <cstring>
 #include <vector>
 
 namespace hkbench {
 namespace {
-
-template <class T>
-Output outputOf(const std::vector<T> &values, ElemType type) {
-  Output o;
-  o.type = type;
-  o.bytes.resize(values.size() * sizeof(T));
-  std::memcpy(o.bytes.data(), values.data(), o.bytes.size());
-  return o;
-}
 
 // kernel void trivial(global int *out) { out[gid] = gid; } on one work-item.
 const Register kTrivial{[] {
@@ -28,42 +21,232 @@ const Register kTrivial{[] {
   k.outputArg = 0;
   k.outputType = ElemType::I32;
   return launchCase(
-      "launch/trivial", "trivial(out): 1 work-item (global 1, local 1); one op = launch + finish",
-      k, [] { return outputOf(std::vector<int>{0}, ElemType::I32); });
+      "launch/trivial", "latency",
+      "trivial(out): 1 work-item (global 1, local 1); one op = launch + finish", k,
+      [] { return outputOf(std::vector<int>{0}, ElemType::I32); });
 }()};
 
-// y = a*x + y on 1000 floats, padded to 1024 so that local size 64 divides the grid: the
-// kernel has no bounds check, and a uniform grid is what the direct path runs.
-constexpr std::size_t kAxpyN = 1024;
-constexpr float kAxpyA = 2.0f;
+// y = a*x + y on n floats (serial: these are latency cases).
+void axpySerial(NativeArgs &a, std::size_t n) {
+  const float s = a.scalar<float>(0);
+  const float *x = a.buf<float>(1);
+  float *y = a.buf<float>(2);
+  for (std::size_t i = 0; i < n; ++i) y[i] = s * x[i] + y[i];
+}
 
-const Register kAxpy1000{[] {
-  // Small integers: a*x+y is exact with or without FMA contraction, for any launch count
-  // the check uses.
-  std::vector<float> x(kAxpyN), y(kAxpyN);
-  for (std::size_t i = 0; i < kAxpyN; ++i) {
-    x[i] = static_cast<float>(i);
-    y[i] = static_cast<float>(1000 - static_cast<int>(i));
+// Small integers: a*x+y is exact with or without FMA contraction, for any launch count the
+// check uses.
+KernelLaunch axpyLaunch(std::size_t n, std::size_t local) {
+  std::vector<float> x(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 1000);
+    y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
   }
   KernelLaunch k;
   k.file = "axpy.cl";
   k.kernel = "axpy";
-  k.args = {LaunchArg::scalar(kAxpyA), LaunchArg::buffer<float>(x), LaunchArg::buffer<float>(y)};
-  k.global = {kAxpyN, 1, 1};
-  k.local = {64, 1, 1};
+  k.args = {LaunchArg::scalar(2.0f), LaunchArg::buffer<float>(x), LaunchArg::buffer<float>(y)};
+  k.global = {n, 1, 1};
+  k.local = {local, 1, 1};
   k.outputArg = 2;
   k.outputType = ElemType::F32;
+  return k;
+}
+
+// 1000 floats padded to 1024, so that local size 64 divides the grid: the kernel has no
+// bounds check, and a uniform grid is what the direct path runs.
+const Register kAxpy1000{[] {
+  KernelLaunch k = axpyLaunch(1024, 64);
+  k.native = [](NativeArgs &a) { axpySerial(a, 1024); };
+  std::vector<float> x(1024), y(1024);
+  for (std::size_t i = 0; i < 1024; ++i) {
+    x[i] = static_cast<float>(i % 1000);
+    y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
+  }
   const std::uint64_t launches = k.checkLaunches;
   return launchCase(
-      "launch/axpy-1000",
+      "launch/axpy-1000", "latency",
       "axpy(a, x, y): 1000 floats padded to 1024, global 1024, local 64 (16 work-groups); "
       "one op = launch + finish",
       k, [x, y, launches] {
         std::vector<float> expect(y);
-        for (std::size_t i = 0; i < kAxpyN; ++i)
-          for (std::uint64_t l = 0; l < launches; ++l) expect[i] = kAxpyA * x[i] + expect[i];
+        for (std::size_t i = 0; i < expect.size(); ++i)
+          for (std::uint64_t l = 0; l < launches; ++l) expect[i] = 2.0f * x[i] + expect[i];
         return outputOf(expect, ElemType::F32);
       });
+}()};
+
+// The smallest useful launch: one work-group of 64.
+const Register k64Elements{[] {
+  KernelLaunch k = axpyLaunch(64, 64);
+  k.native = [](NativeArgs &a) { axpySerial(a, 64); };
+  return launchCase("launch/64-elements", "latency",
+                    "axpy(a, x, y) on 64 floats: global 64, local 64 (one work-group); one op "
+                    "= launch + finish",
+                    k);
+}()};
+
+// The usual way to cover n elements with a fixed local size: pad the grid, guard in the
+// kernel. PoCL 3.1's CPU device has no non-uniform work-groups (a global size that the
+// local size does not divide is CL_INVALID_WORK_GROUP_SIZE), so this is how a partial last
+// work-group looks: here 40 of its 64 work-items return at once.
+constexpr std::size_t kPartialN = 1000;
+const Register kPartialWorkgroup{[] {
+  std::vector<int> in(1024), out(1024, -1);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 % 1000);
+  KernelLaunch k;
+  k.file = "guarded_copy.cl";
+  k.kernel = "guarded_copy";
+  k.args = {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out),
+            LaunchArg::scalar(static_cast<cl_uint>(kPartialN))};
+  k.global = {1024, 1, 1};
+  k.local = {64, 1, 1};
+  k.outputArg = 1;
+  k.outputType = ElemType::I32;
+  k.native = [](NativeArgs &a) {
+    const int *src = a.buf<int>(0);
+    int *dst = a.buf<int>(1);
+    const cl_uint n = a.scalar<cl_uint>(2);
+    for (cl_uint i = 0; i < n; ++i) dst[i] = src[i] * 2 + 1;
+  };
+  return launchCase("launch/partial-workgroup", "latency",
+                    "guarded_copy(in, out, n=1000): grid padded to 1024, local 64; the last "
+                    "work-group has 24 active work-items; one op = launch + finish",
+                    k, [in, out] {
+                      std::vector<int> expect(out);
+                      for (std::size_t i = 0; i < kPartialN; ++i) expect[i] = in[i] * 2 + 1;
+                      return outputOf(expect, ElemType::I32);
+                    });
+}()};
+
+// 18 arguments of every kind: what binding and copying arguments costs per launch.
+const Register kManyArgs{[] {
+  constexpr std::size_t n = 128;
+  std::vector<float> out(n, -1.0f), a(n), c(n);
+  std::vector<int> b(n), out2(n, -1);
+  std::vector<double> d(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i % 17);
+    b[i] = static_cast<int>(i % 5) - 2;
+    c[i] = static_cast<float>(i % 3);
+    d[i] = static_cast<double>(i % 9);
+  }
+  KernelLaunch k;
+  k.file = "many_args.cl";
+  k.kernel = "many_args";
+  const cl_float2 s7 = {{2.0f, 0.5f}};
+  const cl_int4 s8 = {{1, 2, 3, 4}};
+  k.args = {LaunchArg::buffer<float>(out),
+            LaunchArg::buffer<float>(a),
+            LaunchArg::buffer<int>(b),
+            LaunchArg::scalar(1.5f),
+            LaunchArg::scalar(cl_int{3}),
+            LaunchArg::scalar(cl_uint{0x55}),
+            LaunchArg::buffer<float>(c),
+            LaunchArg::scalar(2.0),
+            LaunchArg::scalar(cl_long{7} << 32),
+            LaunchArg::scalar(cl_short{-5}),
+            LaunchArg::scalar(cl_uchar{200}),
+            LaunchArg::buffer<double>(d),
+            LaunchArg::scalar(s7),
+            LaunchArg::scalar(s8),
+            LaunchArg::buffer<int>(out2),
+            LaunchArg::scalar(cl_ulong{0x12345}),
+            LaunchArg::scalar(cl_char{-3}),
+            LaunchArg::scalar(0.25f)};
+  k.global = {n, 1, 1};
+  k.local = {32, 1, 1};
+  k.outputArg = 0;
+  k.outputType = ElemType::F32;
+  return launchCase("launch/many-args", "latency",
+                    "many_args: 18 arguments (6 buffers; scalars of 1-8 bytes, float2, int4), "
+                    "global 128, local 32; one op = launch + finish",
+                    k);
+}()};
+
+// A reduction through a __local argument and barriers, at launch scale.
+const Register kGroupReduceLaunch{[] {
+  constexpr std::size_t n = 256, l = 64;
+  std::vector<float> in(n), partial(n / l, -1.0f);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i % 13);
+  KernelLaunch k;
+  k.file = "reduce_local_arg.cl";
+  k.kernel = "reduce_sum";
+  k.args = {LaunchArg::buffer<float>(in), LaunchArg::buffer<float>(partial),
+            LaunchArg::local(l * sizeof(float))};
+  k.global = {n, 1, 1};
+  k.local = {l, 1, 1};
+  k.outputArg = 1;
+  k.outputType = ElemType::F32;
+  k.native = [](NativeArgs &a) {
+    const float *src = a.buf<float>(0);
+    float *dst = a.buf<float>(1);
+    for (std::size_t g = 0; g < n / l; ++g) {
+      float s = 0;
+      for (std::size_t i = 0; i < l; ++i) s += src[g * l + i];
+      dst[g] = s;
+    }
+  };
+  return launchCase("launch/groupreduce", "latency",
+                    "reduce_sum(in, partial, local float[64]): tree reduction with barriers, "
+                    "global 256, local 64 (4 work-groups); one op = launch + finish",
+                    k);
+}()};
+
+// Enough work-items for the team (more than the inline limit, 8192 by default) and nearly
+// no work: what handing a launch to the team and waiting for it costs.
+const Register kTeamTrivial{[] {
+  constexpr std::size_t n = 65536;
+  KernelLaunch k;
+  k.file = "trivial.cl";
+  k.kernel = "trivial";
+  k.args = {LaunchArg::generated<int>(n, constantFill<int>(-1, n))};
+  k.global = {n, 1, 1};
+  k.local = {256, 1, 1};
+  k.outputArg = 0;
+  k.outputType = ElemType::I32;
+  k.nativeThreads = true;
+  k.native = [](NativeArgs &a) {
+    int *out = a.buf<int>(0);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(n); ++i) out[i] = static_cast<int>(i);
+  };
+  return launchCase("launch/team-trivial", "latency",
+                    "trivial(out) on 65536 work-items, local 256 (256 work-groups); one op = "
+                    "launch + finish; native: OpenMP parallel for",
+                    k);
+}()};
+
+// The FACTS measurement: axpy on a million floats, L=64.
+const Register kAxpy1e6{[] {
+  constexpr std::size_t n = 1000000;
+  KernelLaunch k;
+  k.file = "axpy.cl";
+  k.kernel = "axpy";
+  auto xs = [](float *x) {
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1000);
+  };
+  auto ys = [](float *y) {
+    for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
+  };
+  k.args = {LaunchArg::scalar(2.0f), LaunchArg::generated<float>(n, xs),
+            LaunchArg::generated<float>(n, ys)};
+  k.global = {n, 1, 1};
+  k.local = {64, 1, 1};
+  k.outputArg = 2;
+  k.outputType = ElemType::F32;
+  k.nativeThreads = true;
+  k.native = [](NativeArgs &a) {
+    const float s = a.scalar<float>(0);
+    const float *x = a.buf<float>(1);
+    float *y = a.buf<float>(2);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(n); ++i) y[i] = s * x[i] + y[i];
+  };
+  return launchCase("launch/axpy-1e6", "performance",
+                    "axpy(a, x, y) on 1e6 floats, global 1e6, local 64 (15625 work-groups); one "
+                    "op = launch + finish; native: OpenMP parallel for",
+                    k);
 }()};
 
 }  // namespace

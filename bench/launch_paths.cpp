@@ -3,8 +3,11 @@
 #include "opencl_env.hpp"
 
 #include <hostkernel/hostkernel.h>
+#include <omp.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 
 namespace hkbench {
 namespace {
@@ -73,6 +76,16 @@ struct QueueApi {
   static void release(cl_command_queue q) { clReleaseCommandQueue(q); }
 };
 
+using Bytes = std::unique_ptr<std::byte[], void (*)(void *)>;
+
+// 64-byte aligned, uninitialised.
+Bytes alignedBytes(std::size_t size) {
+  const std::size_t rounded = (size + 63) / 64 * 64;
+  void *p = std::aligned_alloc(64, rounded ? rounded : 64);
+  if (!p) throw std::bad_alloc();
+  return Bytes(static_cast<std::byte *>(p), std::free);
+}
+
 template <class Api>
 class LaunchState {
  public:
@@ -90,6 +103,7 @@ class LaunchState {
 
   void setup() {
     const KernelLaunch &l = *launch_;
+    initial_ = l.initial();
     cl_program program = env_.program(l.file, l.buildOptions);
     cl_int err = CL_SUCCESS;
     kernel_ = Api::createKernel(program, l.kernel.c_str(), &err);
@@ -99,15 +113,21 @@ class LaunchState {
     buffers_.assign(l.args.size(), nullptr);
     for (std::size_t i = 0; i < l.args.size(); ++i) {
       const LaunchArg &a = l.args[i];
-      if (a.kind == LaunchArg::Kind::Buffer) {
-        buffers_[i] = Api::createBuffer(env_.context(), CL_MEM_READ_WRITE, a.bytes.size(), &err);
-        checkCl(err, std::string(Api::kName) + ": create buffer for argument " +
-                         std::to_string(i));
-        checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), sizeof(cl_mem), &buffers_[i]),
-                std::string(Api::kName) + ": set argument " + std::to_string(i));
-      } else {
-        checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), a.bytes.size(), a.bytes.data()),
-                std::string(Api::kName) + ": set argument " + std::to_string(i));
+      const std::string what = std::string(Api::kName) + ": argument " + std::to_string(i);
+      switch (a.kind) {
+        case LaunchArg::Kind::Buffer:
+          buffers_[i] = Api::createBuffer(env_.context(), CL_MEM_READ_WRITE, a.size, &err);
+          checkCl(err, what + ": create buffer");
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), sizeof(cl_mem), &buffers_[i]),
+                  what + ": set");
+          break;
+        case LaunchArg::Kind::Scalar:
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), a.size, a.bytes.data()),
+                  what + ": set");
+          break;
+        case LaunchArg::Kind::Local:
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), a.size, nullptr), what + ": set");
+          break;
       }
     }
     resetBuffers();
@@ -120,6 +140,26 @@ class LaunchState {
     const cl_uint dim = launch_->workDim;
     const std::size_t *g = launch_->global.data();
     const std::size_t *l = launch_->localNull ? nullptr : launch_->local.data();
+    if (launch_->swapArgs) {
+      const cl_uint a = static_cast<cl_uint>((*launch_->swapArgs)[0]);
+      const cl_uint b = static_cast<cl_uint>((*launch_->swapArgs)[1]);
+      const cl_mem pair[2] = {buffers_[a], buffers_[b]};
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const cl_int e0 = Api::setArg(k, a, sizeof(cl_mem), &pair[flip_]);
+        const cl_int e1 = Api::setArg(k, b, sizeof(cl_mem), &pair[flip_ ^ 1]);
+        const cl_int e2 = Api::enqueue(q, k, dim, g, l);
+        const cl_int e3 = Api::finish(q);
+        flip_ ^= 1;
+        if (e0 != CL_SUCCESS || e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS)
+            [[unlikely]] {
+          checkCl(e0, std::string(Api::kName) + ": set argument " + std::to_string(a));
+          checkCl(e1, std::string(Api::kName) + ": set argument " + std::to_string(b));
+          checkCl(e2, std::string(Api::kName) + ": enqueue " + launch_->kernel);
+          checkCl(e3, std::string(Api::kName) + ": finish");
+        }
+      }
+      return;
+    }
     for (std::uint64_t i = 0; i < n; ++i) {
       const cl_int e1 = Api::enqueue(q, k, dim, g, l);
       const cl_int e2 = Api::finish(q);
@@ -136,32 +176,58 @@ class LaunchState {
     run(l.checkLaunches);
     Output out;
     out.type = l.outputType;
-    out.bytes.resize(l.args.at(l.outputArg).bytes.size());
-    checkCl(Api::read(queue_, buffers_.at(l.outputArg), out.bytes.size(), out.bytes.data()),
+    out.bytes.resize(l.args.at(l.outputArg).size);
+    checkCl(Api::read(queue_, outputBuffer(), out.bytes.size(), out.bytes.data()),
             std::string(Api::kName) + ": read output");
     return out;
   }
 
-  std::string note() const {
-    if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_);
+  void mark() {
+    if constexpr (Api::kCounts) {
+      hk_launch_counts c{};
+      if (hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
+        for (int p = 0; p < 3; ++p) marked_[p] = c.by_path[p];
+    }
+  }
+
+  std::string note() {
+    if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_, marked_, &shares_);
     return {};
+  }
+  std::optional<std::array<double, 3>> shares() const {
+    if constexpr (Api::kCounts) return shares_;
+    return std::nullopt;
   }
 
  private:
+  // The buffer holding the check's result: with double buffering and outputArg one of the
+  // pair, the one the last step wrote (now bound first: flip_ has advanced).
+  cl_mem outputBuffer() const {
+    const KernelLaunch &l = *launch_;
+    if (l.swapArgs && (l.outputArg == (*l.swapArgs)[0] || l.outputArg == (*l.swapArgs)[1]))
+      return buffers_[(*l.swapArgs)[flip_]];
+    return buffers_.at(l.outputArg);
+  }
+
   void resetBuffers() {
     const KernelLaunch &l = *launch_;
     for (std::size_t i = 0; i < l.args.size(); ++i)
       if (buffers_[i])
-        checkCl(Api::write(queue_, buffers_[i], l.args[i].bytes.size(), l.args[i].bytes.data()),
+        checkCl(Api::write(queue_, buffers_[i], l.args[i].size, initial_->buffers[i].get()),
                 std::string(Api::kName) + ": write buffer " + std::to_string(i));
     checkCl(Api::finish(queue_), std::string(Api::kName) + ": finish");
+    flip_ = 0;
   }
 
   OpenCLEnv &env_;
   std::shared_ptr<const KernelLaunch> launch_;
+  std::shared_ptr<const KernelLaunch::Initial> initial_;
   cl_kernel kernel_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::vector<cl_mem> buffers_;
+  unsigned flip_ = 0;
+  std::array<cl_ulong, 3> marked_{};
+  std::array<double, 3> shares_{};
 };
 
 template <class Api>
@@ -172,7 +238,11 @@ Path makePath(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
   p.setup = [state] { state->setup(); };
   p.run = [state](std::uint64_t n) { state->run(n); };
   p.check = [state] { return state->check(); };
-  p.note = [state] { return state->note(); };
+  if constexpr (Api::kCounts) {
+    p.mark = [state] { state->mark(); };
+    p.note = [state] { return state->note(); };
+    p.shares = [state] { return state->shares(); };
+  }
   return p;
 }
 
@@ -188,17 +258,124 @@ std::string percent(cl_ulong part, cl_ulong total) {
 
 }  // namespace
 
+// The native path: host arrays (64-byte aligned copies of the initial contents) and the
+// case's function.
+class NativeState {
+ public:
+  explicit NativeState(std::shared_ptr<const KernelLaunch> launch) : launch_(std::move(launch)) {}
+
+  void setup() {
+    const KernelLaunch &l = *launch_;
+    initial_ = l.initial();
+    arrays_.clear();
+    args_.ptr_.assign(l.args.size(), nullptr);
+    for (std::size_t i = 0; i < l.args.size(); ++i) {
+      const LaunchArg &a = l.args[i];
+      if (a.kind == LaunchArg::Kind::Buffer) {
+        arrays_.push_back(alignedBytes(a.size));
+        args_.ptr_[i] = arrays_.back().get();
+      } else if (a.kind == LaunchArg::Kind::Scalar) {
+        args_.ptr_[i] = const_cast<std::byte *>(a.bytes.data());
+      }
+    }
+    if (l.swapArgs) {
+      pair_[0] = args_.ptr_[(*l.swapArgs)[0]];
+      pair_[1] = args_.ptr_[(*l.swapArgs)[1]];
+    }
+    reset();
+  }
+
+  void run(std::uint64_t n) {
+    const KernelLaunch &l = *launch_;
+    if (l.swapArgs) {
+      const std::size_t a = (*l.swapArgs)[0], b = (*l.swapArgs)[1];
+      for (std::uint64_t i = 0; i < n; ++i) {
+        args_.ptr_[a] = pair_[flip_];
+        args_.ptr_[b] = pair_[flip_ ^ 1];
+        l.native(args_);
+        flip_ ^= 1;
+      }
+      return;
+    }
+    for (std::uint64_t i = 0; i < n; ++i) l.native(args_);
+  }
+
+  Output check() {
+    const KernelLaunch &l = *launch_;
+    reset();
+    run(l.checkLaunches);
+    Output out;
+    out.type = l.outputType;
+    const std::byte *src = args_.ptr_.at(l.outputArg);
+    if (l.swapArgs && (l.outputArg == (*l.swapArgs)[0] || l.outputArg == (*l.swapArgs)[1]))
+      src = pair_[flip_];
+    out.bytes.assign(src, src + l.args.at(l.outputArg).size);
+    return out;
+  }
+
+ private:
+  void reset() {
+    const KernelLaunch &l = *launch_;
+    flip_ = 0;
+    if (l.swapArgs) {
+      args_.ptr_[(*l.swapArgs)[0]] = pair_[0];
+      args_.ptr_[(*l.swapArgs)[1]] = pair_[1];
+    }
+    for (std::size_t i = 0; i < l.args.size(); ++i)
+      if (l.args[i].kind == LaunchArg::Kind::Buffer)
+        std::memcpy(args_.ptr_[i], initial_->buffers[i].get(), l.args[i].size);
+  }
+
+  std::shared_ptr<const KernelLaunch> launch_;
+  std::shared_ptr<const KernelLaunch::Initial> initial_;
+  std::vector<Bytes> arrays_;
+  NativeArgs args_;
+  std::byte *pair_[2] = {nullptr, nullptr};
+  unsigned flip_ = 0;
+};
+
+std::shared_ptr<const KernelLaunch::Initial> KernelLaunch::initial() const {
+  if (auto existing = initial_.lock()) return existing;
+  auto made = std::make_shared<Initial>();
+  for (const LaunchArg &a : args) {
+    made->buffers.emplace_back(nullptr, std::free);
+    if (a.kind != LaunchArg::Kind::Buffer) continue;
+    made->buffers.back() = alignedBytes(a.size);
+    if (a.fill)
+      a.fill(made->buffers.back().get());
+    else
+      std::memset(made->buffers.back().get(), 0, a.size);
+  }
+  std::shared_ptr<const Initial> shared = std::move(made);
+  initial_ = shared;
+  return shared;
+}
+
 std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
   std::vector<Path> paths;
   paths.push_back(makePath<HostkernelApi>(env, launch));
   paths.push_back(makePath<QueueApi>(env, launch));
+  if (launch->native) {
+    auto state = std::make_shared<NativeState>(launch);
+    Path p;
+    p.name = "native";
+    p.setup = [state] { state->setup(); };
+    p.run = [state](std::uint64_t n) { state->run(n); };
+    p.check = [state] { return state->check(); };
+    p.ulps = launch->nativeUlps;
+    // libgomp's idle threads spin for several ms after a parallel region (GOMP_SPINCOUNT):
+    // on 2 vCPUs that would take a CPU from the next path's timed batch. A soft pause
+    // ends the threads; the next parallel region starts them again.
+    if (launch->nativeThreads) p.quiesce = [] { omp_pause_resource_all(omp_pause_soft); };
+    paths.push_back(std::move(p));
+  }
   return paths;
 }
 
-Case launchCase(std::string name, std::string description, KernelLaunch launch,
-                std::function<Output()> reference) {
+Case launchCase(std::string name, std::string category, std::string description,
+                KernelLaunch launch, std::function<Output()> reference) {
   Case c;
-  c.category = name.substr(0, name.find('/'));
+  c.category = std::move(category);
   c.name = std::move(name);
   c.description = std::move(description);
   auto shared = std::make_shared<const KernelLaunch>(std::move(launch));
@@ -208,20 +385,34 @@ Case launchCase(std::string name, std::string description, KernelLaunch launch,
 }
 
 std::string hostkernelLaunchNote(cl_kernel kernel) {
+  return hostkernelLaunchNote(kernel, std::array<cl_ulong, 3>{});
+}
+
+std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since,
+                                 std::array<double, 3> *shares) {
   hk_launch_counts c{};
   if (hkGetKernelLaunchCounts(kernel, &c) != CL_SUCCESS) return "no launch counts";
-  const cl_ulong total = c.by_path[0] + c.by_path[1] + c.by_path[2];
+  cl_ulong by[3];
+  for (int p = 0; p < 3; ++p) by[p] = c.by_path[p] >= since[p] ? c.by_path[p] - since[p] : 0;
+  const cl_ulong total = by[0] + by[1] + by[2];
   if (total == 0) return "no launches counted";
+  if (shares)
+    for (int p = 0; p < 3; ++p)
+      (*shares)[p] = static_cast<double>(by[p]) / static_cast<double>(total);
+  // The team share always, first (whether large launches reached the team is what this
+  // column is read for), then the other paths that were taken.
+  static constexpr int kOrder[3] = {HK_PATH_TEAM, HK_PATH_INLINE, HK_PATH_QUEUE};
   static constexpr const char *kPathNames[3] = {"inline", "team", "queue"};
   std::string s;
-  for (int p = 0; p < 3; ++p) {
-    if (!c.by_path[p]) continue;
+  for (int p : kOrder) {
+    if (!by[p] && p != HK_PATH_TEAM) continue;
     if (!s.empty()) s += ' ';
     s += kPathNames[p];
     s += ' ';
-    s += percent(c.by_path[p], total);
+    s += percent(by[p], total);
   }
-  if (c.by_path[HK_PATH_QUEUE]) {
+  if (by[HK_PATH_QUEUE]) {
+    // Reasons are counted since the kernel was created (no snapshot of them is kept).
     std::string reasons;
     for (int r = 1; r < HK_REASON_COUNT; ++r) {
       if (!c.by_reason[r]) continue;

@@ -1,13 +1,26 @@
-// Paths that launch one OpenCL kernel: "hostkernel" (hk* C API) and "queue" (plain PoCL
-// through cl*). Both set the arguments once in setup; one operation is one NDRange launch
-// followed by a finish, so each launch is complete before the next:
+// Paths that launch one OpenCL kernel: "hostkernel" (hk* C API), "queue" (plain PoCL
+// through cl*) and, when the case gives one, "native" (a C++ function doing the same work
+// on host arrays). All set the arguments once in setup; one operation is one NDRange
+// launch followed by a finish, so each launch is complete before the next:
 //
 //   hostkernel: hkEnqueueNDRangeKernel + hkFinish
 //   queue:      clEnqueueNDRangeKernel + clFinish
+//   native:     launch.native(args)   (plain loops; OpenMP `parallel for` where parallel)
+//
+// With `swapArgs = {{a, b}}` (double buffering) one operation first sets arguments a and b
+// to the two buffers in alternating order (hkSetKernelArg / clSetKernelArg), then launches:
+// step 1 reads the buffer that started as a and writes the one that started as b, step 2
+// the other way round, and so on.
 //
 // Each path creates its own kernel object, buffers and in-order queue through its own API
-// (hkCreate* / clCreate*), so outputs and the hostkernel launch counts are per path. The check resets the buffers to their initial
-// contents, runs `checkLaunches` launches and reads the output buffer back.
+// (hkCreate* / clCreate*), so outputs and the hostkernel launch counts are per path. The
+// check resets the buffers to their initial contents, runs `checkLaunches` launches and
+// reads the output argument back (with swapArgs: the buffer the last step wrote when
+// outputArg is one of the pair).
+//
+// Buffer contents are generated when the first path is set up (LaunchArg::fill), shared by
+// the paths of the case, and freed with them: a case with 64 MiB arrays costs nothing until
+// it runs.
 //
 //   hkbench::KernelLaunch k;
 //   k.file = "axpy.cl"; k.kernel = "axpy";
@@ -15,7 +28,11 @@
 //             hkbench::LaunchArg::buffer<float>(y)};
 //   k.global = {1024, 1, 1}; k.local = {64, 1, 1};
 //   k.outputArg = 2; k.outputType = hkbench::ElemType::F32;
-//   const hkbench::Register kAxpy{hkbench::launchCase("launch/axpy", "...", k, reference)};
+//   k.native = [](hkbench::NativeArgs &a) {
+//     const float s = a.scalar<float>(0); const float *x = a.buf<float>(1); float *y = a.buf<float>(2);
+//     for (int i = 0; i < 1024; ++i) y[i] = s * x[i] + y[i];
+//   };
+//   const hkbench::Register kAxpy{hkbench::launchCase("launch/axpy", "latency", "...", k)};
 #pragma once
 
 #include "registry.hpp"
@@ -26,7 +43,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,26 +53,71 @@
 namespace hkbench {
 
 struct LaunchArg {
-  enum class Kind { Buffer, Scalar };
+  enum class Kind { Buffer, Scalar, Local };
   Kind kind = Kind::Scalar;
-  std::vector<std::byte> bytes;  // a buffer's initial contents, or a scalar's value
+  std::size_t size = 0;                    // bytes: buffer, local, or scalar
+  std::vector<std::byte> bytes;            // a scalar's value
+  std::function<void(std::byte *)> fill;   // a buffer's initial contents (writes size bytes)
 
+  // A buffer holding a copy of `init`.
   template <class T>
   static LaunchArg buffer(std::span<const T> init) {
+    auto copy = std::make_shared<std::vector<T>>(init.begin(), init.end());
     LaunchArg a;
     a.kind = Kind::Buffer;
-    a.bytes.resize(init.size_bytes());
-    std::memcpy(a.bytes.data(), init.data(), init.size_bytes());
+    a.size = init.size_bytes();
+    a.fill = [copy](std::byte *dst) { std::memcpy(dst, copy->data(), copy->size() * sizeof(T)); };
+    return a;
+  }
+  template <class T>
+  static LaunchArg buffer(const std::vector<T> &init) {
+    return buffer<T>(std::span<const T>(init));
+  }
+  // A buffer of `count` elements whose contents gen(T *first) writes when the case runs.
+  template <class T>
+  static LaunchArg generated(std::size_t count, std::function<void(T *)> gen) {
+    LaunchArg a;
+    a.kind = Kind::Buffer;
+    a.size = count * sizeof(T);
+    a.fill = [gen = std::move(gen)](std::byte *dst) { gen(reinterpret_cast<T *>(dst)); };
     return a;
   }
   template <class T>
   static LaunchArg scalar(const T &value) {
     LaunchArg a;
     a.kind = Kind::Scalar;
+    a.size = sizeof(T);
     a.bytes.resize(sizeof(T));
     std::memcpy(a.bytes.data(), &value, sizeof(T));
     return a;
   }
+  // A __local argument of `bytes` bytes (clSetKernelArg(k, i, bytes, NULL)).
+  static LaunchArg local(std::size_t bytes) {
+    LaunchArg a;
+    a.kind = Kind::Local;
+    a.size = bytes;
+    return a;
+  }
+};
+
+// What a native implementation sees: the arguments of one launch, by index.
+class NativeArgs {
+ public:
+  // A buffer argument's host array (64-byte aligned).
+  template <class T>
+  T *buf(std::size_t i) const {
+    return reinterpret_cast<T *>(ptr_.at(i));
+  }
+  template <class T>
+  T scalar(std::size_t i) const {
+    T v;
+    std::memcpy(&v, ptr_.at(i), sizeof(T));
+    return v;
+  }
+
+ private:
+  friend class NativeState;
+  std::vector<std::byte *> ptr_;
 };
 
 struct KernelLaunch {
@@ -65,20 +129,43 @@ struct KernelLaunch {
   std::array<std::size_t, 3> global{1, 1, 1};
   std::array<std::size_t, 3> local{1, 1, 1};
   bool localNull = false;       // pass NULL as local_work_size
+  std::optional<std::array<std::size_t, 2>> swapArgs;  // double buffering (see above)
   std::size_t outputArg = 0;    // buffer argument read back by the check
   ElemType outputType = ElemType::Bytes;
   std::uint64_t checkLaunches = 3;
+  // The "native" path: one launch's work on host arrays; none when empty.
+  std::function<void(NativeArgs &)> native;
+  // The native path may differ from the OpenCL paths by this many units in the last place
+  // (F32/F64 outputs; 0 = bit for bit). For math builtins that glibc and PoCL (SLEEF)
+  // implement differently.
+  unsigned nativeUlps = 0;
+  // The native function starts OpenCL-free threads (OpenMP): they are released after
+  // every timed batch so that their spinning does not slow the next path.
+  bool nativeThreads = false;
+
+  // The arguments' initial contents, generated on first use and shared until the last
+  // path holding them is gone.
+  struct Initial {
+    std::vector<std::unique_ptr<std::byte[], void (*)(void *)>> buffers;  // by arg index
+  };
+  std::shared_ptr<const Initial> initial() const;
+
+ private:
+  mutable std::weak_ptr<const Initial> initial_;
 };
 
-// The "hostkernel" and "queue" paths for one kernel launch.
+// The "hostkernel", "queue" and (if launch->native) "native" paths for one kernel launch.
 std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch);
 
-// A case whose paths are launchPaths(launch); category = the part of name before '/'.
-Case launchCase(std::string name, std::string description, KernelLaunch launch,
-                std::function<Output()> reference = {});
+// A case whose paths are launchPaths(launch).
+Case launchCase(std::string name, std::string category, std::string description,
+                KernelLaunch launch, std::function<Output()> reference = {});
 
 // "inline 100%", "team 60% inline 40%", "queue 100% (non-uniform work-groups)": where a
-// kernel's launches went, from hkGetKernelLaunchCounts.
+// kernel's launches went, from hkGetKernelLaunchCounts. With `since`, only the launches
+// made after that snapshot. Fills shares[path] (fractions) when given.
 std::string hostkernelLaunchNote(cl_kernel kernel);
+std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since,
+                                 std::array<double, 3> *shares = nullptr);
 
 }  // namespace hkbench

@@ -1,10 +1,18 @@
-// pocl-launch-bench: kernel-launch cost through hostkernel vs PoCL's own queue.
-// The command line only; cases live in cases_*.cpp, the timing in runner.cpp.
+// pocl-launch-bench: kernel-launch cost through hostkernel vs PoCL's own queue (and a
+// native C++ loop). The command line only; cases live in cases_*.cpp, the timing in
+// runner.cpp, output in report.cpp, plot.cpp and compare.cpp.
+#include "alloc_count.hpp"
+#include "compare.hpp"
 #include "opencl_env.hpp"
+#include "plot.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -22,20 +30,28 @@ namespace {
 
 constexpr const char *kUsage = R"(usage: pocl-launch-bench [options]
 
-Times kernel launches through hostkernel (hk* C API) and through PoCL's queue (cl*),
-interleaving the paths run by run. Per operation (launch + finish): median, min and max
-over the runs; ratio = baseline (queue) median / path median.
+Times kernel launches through hostkernel (hk* C API), through PoCL's queue (cl*) and,
+where a case has one, a native C++ loop (OpenMP where parallel), interleaving the paths
+run by run. Per operation (launch + finish): median, min and max over the runs, +- = the
+median absolute deviation of the runs relative to the median, ratio = baseline (queue)
+median / path median, allocs = heap allocations per operation. Cases and the JSON schema:
+docs/benchmarks.md.
 
   --list                 list the cases and exit
   --filter REGEX         run the cases whose name matches (search), e.g. 'launch/'
   --paths REGEX          run only the paths whose name matches, e.g. '^hostkernel$'
   --runs N               timed runs per path (default 31; --quick: 5)
-  --quick                few runs, short warm-up and batches: finishes in seconds
+  --quick                few runs, short warm-up and batches: the suite in about a minute
   --batch-ms X           a timed run lasts at least X ms (default 1; --quick: 0.5)
   --warmup-ms X          warm-up per path after its first launch (default 50; --quick: 5)
-  --json FILE            also write {"results":[{name,category,path,median_ns,...}]}
+  --json FILE            also write the results as JSON (schema: docs/benchmarks.md)
+  --plot FILE.svg        also draw the medians as an SVG bar chart
+  --compare BASE.json    compare with an earlier --json file: per-category geometric mean
+                         change and the unusual cases
+  --fail-on-unusual      with --compare: exit 3 when there are unusual cases
+  --from-json FILE       run nothing: take the results from FILE (for --plot, --compare)
   --kernels-dir DIR      OpenCL C sources (default: the repository's kernels/)
-  --verbose              progress on stderr
+  --verbose              per-phase progress on stderr
   --callgrind-trivial PATH N
                          only: set up launch/trivial on PATH (hostkernel|queue), run
                          --callgrind-warmup M launches (default 200), then N launches, exit.
@@ -44,8 +60,9 @@ over the runs; ratio = baseline (queue) median / path median.
                          launch (scripts/callgrind-launch.sh).
   --help                 this text
 
-Exit status: 0 all cases ran and every path's output matched; 1 a check failed or a case
-could not run; 2 bad command line.
+Exit status: 0 all cases ran and every path's output matched (a comparison alone does not
+change this); 1 a check failed or a case could not run; 2 bad command line; 3 unusual
+changes with --fail-on-unusual.
 )";
 
 struct Options {
@@ -55,6 +72,10 @@ struct Options {
   std::string filter = ".*";
   std::string paths = ".*";
   std::string json;
+  std::string plot;
+  std::string compare;
+  std::string fromJson;
+  bool failOnUnusual = false;
   std::string kernelsDir = HK_KERNELS_DIR;
   hkbench::RunConfig cfg;
   std::string callgrindPath;
@@ -128,6 +149,14 @@ Options parse(int argc, char **argv) {
       o.warmupGiven = true;
     } else if (opt == "--json") {
       o.json = value();
+    } else if (opt == "--plot") {
+      o.plot = value();
+    } else if (opt == "--compare") {
+      o.compare = value();
+    } else if (opt == "--fail-on-unusual") {
+      o.failOnUnusual = true;
+    } else if (opt == "--from-json") {
+      o.fromJson = value();
     } else if (opt == "--kernels-dir") {
       o.kernelsDir = value();
     } else if (opt == "--callgrind-trivial") {
@@ -140,6 +169,9 @@ Options parse(int argc, char **argv) {
       usageError("unknown option '" + opt + "'");
     }
   }
+  if (o.failOnUnusual && o.compare.empty()) usageError("--fail-on-unusual needs --compare");
+  if (!o.fromJson.empty() && o.plot.empty() && o.compare.empty() && o.json.empty())
+    usageError("--from-json is for --plot, --compare or --json");
   if (o.quick) {
     if (!o.runsGiven) o.cfg.runs = 5;
     if (!o.batchGiven) o.cfg.batchMs = 0.5;
@@ -149,12 +181,20 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
+int categoryRank(const std::string &c);
+
 int listCases(hkbench::OpenCLEnv &env, const std::regex &filter) {
-  for (const hkbench::Case &c : hkbench::cases()) {
+  std::vector<const hkbench::Case *> sorted;
+  for (const hkbench::Case &c : hkbench::cases()) sorted.push_back(&c);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const hkbench::Case *a, const hkbench::Case *b) {
+    return categoryRank(a->category) < categoryRank(b->category);
+  });
+  for (const hkbench::Case *cp : sorted) {
+    const hkbench::Case &c = *cp;
     if (!std::regex_search(c.name, filter)) continue;
     std::string paths;
     for (const hkbench::Path &p : c.make(env)) paths += (paths.empty() ? "" : ",") + p.name;
-    std::printf("%-22s %-9s %-18s %s\n", c.name.c_str(), c.category.c_str(), paths.c_str(),
+    std::printf("%-26s %-12s %-23s %s\n", c.name.c_str(), c.category.c_str(), paths.c_str(),
                 c.description.c_str());
   }
   return 0;
@@ -188,12 +228,87 @@ std::string loadAverage() {
   return one.empty() ? "?" : one;
 }
 
+std::string utcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int categoryRank(const std::string &c) {
+  if (c == "latency") return 0;
+  if (c == "performance") return 1;
+  if (c == "applications") return 2;
+  return 3;
+}
+
+// "[3/40] stream/triad/dram ..." on stderr: one line per case, or (on a terminal) one line
+// rewritten in place and cleared before the table rows are printed.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO) == 1) {}
+  void start(std::size_t i, const std::string &name) {
+    if (tty_)
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, total_, name.c_str());
+    else
+      std::fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, total_, name.c_str());
+    std::fflush(stderr);
+  }
+  void clear() {
+    if (tty_) std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::size_t total_;
+  bool tty_;
+};
+
+// Writes the JSON and plot files and runs the comparison that were asked for; returns the
+// exit status they imply (0 or 3), or 1 on I/O errors.
+int outputs(const Options &o, const hkbench::Results &results) {
+  try {
+    if (!o.json.empty()) hkbench::writeJson(o.json, results.meta, results.results);
+    if (!o.plot.empty()) {
+      hkbench::writePlot(o.plot, results);
+      std::fprintf(stderr, "plot: %s\n", o.plot.c_str());
+    }
+    if (!o.compare.empty()) {
+      const hkbench::Results base = hkbench::readResultsJson(o.compare);
+      std::fflush(stdout);
+      const int unusual = hkbench::compareResults(base, o.compare, results, stdout);
+      std::fflush(stdout);
+      if (unusual > 0 && o.failOnUnusual) return 3;
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   const Options o = parse(argc, argv);
   const std::regex filter = parseRegex("--filter", o.filter);
   hkbench::OpenCLEnv env(o.kernelsDir);
+
+  if (!o.fromJson.empty()) {
+    hkbench::Results results;
+    try {
+      results = hkbench::readResultsJson(o.fromJson);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
+      return 1;
+    }
+    std::erase_if(results.results, [&](const hkbench::Result &r) {
+      return !std::regex_search(r.name, filter) || !std::regex_search(r.path, o.cfg.paths);
+    });
+    return outputs(o, results);
+  }
 
   try {
     if (o.list) return listCases(env, filter);
@@ -207,6 +322,11 @@ int main(int argc, char **argv) {
   for (const hkbench::Case &c : hkbench::cases())
     if (std::regex_search(c.name, filter)) selected.push_back(&c);
   if (selected.empty()) usageError("no case matches --filter '" + o.filter + "'");
+  // Latency, then performance, then applications; registration order within each.
+  std::stable_sort(selected.begin(), selected.end(),
+                   [](const hkbench::Case *a, const hkbench::Case *b) {
+                     return categoryRank(a->category) < categoryRank(b->category);
+                   });
 
   warnAboutEnvironment();
   std::string device;
@@ -216,45 +336,55 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
     return 1;
   }
+  hkbench::Results results;
+  hkbench::RunMeta &meta = results.meta;
+  meta.device = device;
+  meta.date = utcNow();
+  meta.cpus = std::thread::hardware_concurrency();
+  meta.loadAverage = loadAverage();
+  meta.runs = o.cfg.runs;
+  meta.batchMs = o.cfg.batchMs;
+  meta.warmupMs = o.cfg.warmupMs;
+  meta.quick = o.quick;
+  meta.allocCounting = hkbench::AllocCounter::available();
   std::printf("# device: %s\n", device.c_str());
-  std::printf("# %d runs per path, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
-              o.cfg.runs, o.cfg.batchMs, o.cfg.warmupMs, std::thread::hardware_concurrency(),
-              loadAverage().c_str());
-  std::printf("# per operation (launch + finish); ratio = queue median / path median\n");
+  std::printf("# %s, %d runs per path, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
+              meta.date.c_str(), o.cfg.runs, o.cfg.batchMs, o.cfg.warmupMs, meta.cpus,
+              meta.loadAverage.c_str());
+  std::printf("# per operation (launch + finish); +- = MAD/median of the runs; ratio = queue "
+              "median / path median; allocs = heap allocations per operation%s\n",
+              meta.allocCounting ? "" : " (not counted in this build)");
 
   hkbench::Table table(stdout);
   table.header();
-  std::vector<hkbench::Result> all;
   std::vector<std::string> problems;
-  for (const hkbench::Case *c : selected) {
+  Progress progress(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const hkbench::Case *c = selected[i];
+    progress.start(i, c->name);
     try {
       hkbench::CaseOutcome out = hkbench::runCase(*c, env, o.cfg);
+      progress.clear();
       for (const hkbench::Result &r : out.results) {
         table.row(r);
-        all.push_back(r);
+        results.results.push_back(r);
       }
       for (const std::string &p : out.problems) {
         std::fprintf(stderr, "CHECK FAILED: %s\n", p.c_str());
         problems.push_back(p);
       }
     } catch (const std::exception &e) {
+      progress.clear();
       std::fprintf(stderr, "FAILED: %s: %s\n", c->name.c_str(), e.what());
       problems.push_back(c->name + ": " + e.what());
     }
   }
 
-  if (!o.json.empty()) {
-    try {
-      hkbench::writeJson(o.json, all);
-    } catch (const std::exception &e) {
-      std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
-      return 1;
-    }
-  }
+  const int status = outputs(o, results);
   if (!problems.empty()) {
     std::fprintf(stderr, "pocl-launch-bench: %zu problem(s); results are not trustworthy\n",
                  problems.size());
     return 1;
   }
-  return 0;
+  return status;
 }

@@ -1,10 +1,14 @@
 // Benchmark cases and the one list they register in.
 //
-// A case is a name ("launch/trivial"), a category ("launch") and a list of paths. Every path
-// does the same work a different way ("hostkernel", "queue", later "native", ...): `setup`
-// runs once, untimed; `run(n)` performs n operations (launches) and returns when they are
-// complete — that is the timed part. The runner interleaves the paths run by run, reports
-// nanoseconds per operation, and compares the paths' `check` outputs at the end.
+// A case is a name ("launch/trivial"), a category ("latency") and a list of paths. Every path
+// does the same work a different way ("hostkernel", "queue", "native"): `setup` runs once,
+// untimed; `run(n)` performs n operations (launches) and returns when they are complete —
+// that is the timed part. The runner interleaves the paths run by run, reports nanoseconds
+// and heap allocations per operation, and compares the paths' `check` outputs at the end.
+//
+// The category is one of "latency" (one small launch: the cost of launching),
+// "performance" (enough work that throughput matters) and "applications" (a time step or
+// element loop of a real code); --compare uses a different threshold for each.
 //
 // A new case registers itself where it is defined, in a cases_*.cpp file:
 //
@@ -12,7 +16,7 @@
 //   const hkbench::Register kMyCase{[] {
 //     hkbench::Case c;
 //     c.name = "launch/my-case";
-//     c.category = "launch";
+//     c.category = "latency";
 //     c.description = "what is launched, with which global/local sizes";
 //     c.make = [](hkbench::OpenCLEnv &env) { return std::vector<hkbench::Path>{...}; };
 //     return c;
@@ -23,8 +27,10 @@
 // each path's `setup`.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -34,8 +40,9 @@ namespace hkbench {
 
 class OpenCLEnv;
 
-// How a check output is printed when paths disagree (the comparison is always bitwise).
-enum class ElemType { Bytes, I32, F32 };
+// How a check output is compared and printed: bitwise, except that F32/F64 outputs of a
+// path with `ulps > 0` may differ by that many units in the last place.
+enum class ElemType { Bytes, I32, F32, F64 };
 
 // What a path produced from a fixed starting state (compared across paths).
 struct Output {
@@ -48,12 +55,19 @@ struct Path {
   std::function<void()> setup;                   // once, untimed
   std::function<void(std::uint64_t n)> run;      // timed: n operations, complete on return
   std::function<Output()> check;                 // optional, untimed, after the timed runs
-  std::function<std::string()> note;             // optional: e.g. where the launches went
+  std::function<std::string()> note;             // optional: e.g. where the launches went;
+                                                 // asked after the timed runs, before check
+  std::function<void()> mark;                    // optional, just before the timed runs
+  std::function<void()> quiesce;                 // optional, untimed, after every batch
+  // Optional, after the timed runs: fractions of the timed launches that ran inline, on the
+  // team and through PoCL's queue (hostkernel paths).
+  std::function<std::optional<std::array<double, 3>>()> shares;
+  unsigned ulps = 0;  // this path's F32/F64 check output may differ by this many ulps
 };
 
 struct Case {
-  std::string name;         // "category/what", unique; --filter matches it
-  std::string category;
+  std::string name;         // "group/what" (e.g. "stream/copy/dram"), unique; --filter matches it
+  std::string category;     // "latency", "performance" or "applications"
   std::string description;  // one line: sizes, work-group sizes, what one operation is
   std::function<std::vector<Path>(OpenCLEnv &)> make;
   std::function<Output()> reference;  // optional: the expected check output of every path

@@ -1,13 +1,16 @@
-// Results: a table on a stream as cases finish, and a JSON file at the end.
+// Results: a table on a stream as cases finish, and a JSON file at the end (schema in
+// docs/benchmarks.md; readResultsJson reads it back for --compare and --plot).
 //
 //   hkbench::Table table(stdout);
 //   table.header();
 //   for (const hkbench::Result &r : caseResults) table.row(r);
-//   hkbench::writeJson("out.json", allResults);   // {"results":[{...}, ...]}
+//   hkbench::writeJson("out.json", meta, allResults);
+//   hkbench::Results back = hkbench::readResultsJson("out.json");
 #pragma once
 
 #include "stats.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -18,13 +21,38 @@ namespace hkbench {
 
 struct Result {
   std::string name;      // case
-  std::string category;
+  std::string category;  // latency | performance | applications
+  std::string description;
   std::string path;
   Summary perOpNs;       // over runs, nanoseconds per operation
   std::uint64_t batch = 0;        // operations per timed run
   std::optional<double> ratio;    // baseline median / this median, same invocation
   std::string baseline;           // the path the ratio is relative to
+  std::optional<double> allocsPerOp;  // heap allocations per operation (timed runs)
+  std::optional<std::array<double, 3>> shares;  // hostkernel: inline, team, queue fractions
   std::string note;
+  // Read back from JSON (not measured): the stored spread, since perOpNs.mad is not stored.
+  std::optional<double> storedSpread;
+
+  double spread() const { return storedSpread ? *storedSpread : perOpNs.spread(); }
+};
+
+// About the run as a whole.
+struct RunMeta {
+  std::string device;
+  std::string date;          // UTC, ISO 8601
+  unsigned cpus = 0;
+  std::string loadAverage;   // 1-minute load average at the start
+  int runs = 0;
+  double batchMs = 0;
+  double warmupMs = 0;
+  bool quick = false;
+  bool allocCounting = false;
+};
+
+struct Results {
+  RunMeta meta;
+  std::vector<Result> results;
 };
 
 // "3.12 ns", "17.4 us", "1.20 ms", "2.50 s".
@@ -40,8 +68,11 @@ class Table {
   std::FILE *out_;
 };
 
-// Writes {"results":[{"name","category","path","median_ns","min_ns","max_ns","runs"}...]};
-// throws std::runtime_error if the file cannot be written.
-void writeJson(const std::string &file, const std::vector<Result> &results);
+// Writes the JSON file; throws std::runtime_error if the file cannot be written.
+void writeJson(const std::string &file, const RunMeta &meta, const std::vector<Result> &results);
+
+// Reads a file writeJson wrote (also the older {"results":[...]} files without meta,
+// spread or allocations); throws std::runtime_error with the reason.
+Results readResultsJson(const std::string &file);
 
 }  // namespace hkbench

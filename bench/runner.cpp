@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "alloc_count.hpp"
 #include "opencl_env.hpp"
 #include "timer.hpp"
 
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace hkbench {
@@ -25,6 +27,7 @@ void warmUp(const Case &c, Path &p, double warmupMs) {
     elapsed += timeNs([&] { p.run(n); });
     n = std::min(n * 2, batchLimit(c));
   }
+  if (p.quiesce) p.quiesce();
 }
 
 // The smallest batch (roughly) that takes at least batchMs.
@@ -35,6 +38,7 @@ std::uint64_t calibrate(const Case &c, Path &p, double batchMs) {
   for (;;) {
     // The faster of two batches: one preempted batch must not stop the search early.
     const double t = std::min(timeNs([&] { p.run(n); }), timeNs([&] { p.run(n); }));
+    if (p.quiesce) p.quiesce();
     if (t >= target || n >= limit) return n;
     const double estimate = static_cast<double>(n) * target / std::max(t, 1.0) * 1.2;
     const double next = std::clamp(estimate, 2.0 * static_cast<double>(n),
@@ -58,6 +62,12 @@ std::string element(const Output &o, std::size_t i) {
       std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
       break;
     }
+    case ElemType::F64: {
+      double v;
+      std::memcpy(&v, o.bytes.data() + i * 8, 8);
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      break;
+    }
     case ElemType::Bytes:
       std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned>(o.bytes[i]));
       break;
@@ -65,24 +75,69 @@ std::string element(const Output &o, std::size_t i) {
   return buf;
 }
 
-// Empty if equal, else "2 of 1024 elements differ, first [7]: hostkernel 3 vs queue 4".
+std::size_t widthOf(ElemType t) {
+  switch (t) {
+    case ElemType::Bytes: return 1;
+    case ElemType::F64: return 8;
+    default: return 4;
+  }
+}
+
+// Distance in units in the last place between two floats of the same width, on the line
+// of all finite values (sign-magnitude mapped to a monotonic integer); max for NaNs.
+std::uint64_t ulpDistance(const std::byte *a, const std::byte *b, ElemType t) {
+  if (t == ElemType::F32) {
+    float fa, fb;
+    std::memcpy(&fa, a, 4);
+    std::memcpy(&fb, b, 4);
+    if (std::isnan(fa) || std::isnan(fb)) return std::numeric_limits<std::uint64_t>::max();
+    std::int32_t ia, ib;
+    std::memcpy(&ia, a, 4);
+    std::memcpy(&ib, b, 4);
+    const std::int64_t la = ia < 0 ? -static_cast<std::int64_t>(ia & 0x7fffffff) : ia;
+    const std::int64_t lb = ib < 0 ? -static_cast<std::int64_t>(ib & 0x7fffffff) : ib;
+    return static_cast<std::uint64_t>(la > lb ? la - lb : lb - la);
+  }
+  double da, db;
+  std::memcpy(&da, a, 8);
+  std::memcpy(&db, b, 8);
+  if (std::isnan(da) || std::isnan(db)) return std::numeric_limits<std::uint64_t>::max();
+  std::int64_t ia, ib;
+  std::memcpy(&ia, a, 8);
+  std::memcpy(&ib, b, 8);
+  // Magnitudes below 2^63: the mapped values differ by less than 2^64.
+  const __int128 la = ia < 0 ? -static_cast<__int128>(ia & 0x7fffffffffffffffLL) : ia;
+  const __int128 lb = ib < 0 ? -static_cast<__int128>(ib & 0x7fffffffffffffffLL) : ib;
+  return static_cast<std::uint64_t>(la > lb ? la - lb : lb - la);
+}
+
+// Empty if equal (within `ulps` for F32/F64), else
+// "2 of 1024 elements differ, first [7]: hostkernel 3 vs queue 4".
 std::string compare(const Output &a, const std::string &aName, const Output &b,
-                    const std::string &bName) {
+                    const std::string &bName, unsigned ulps = 0) {
   if (a.bytes.size() != b.bytes.size())
     return "output sizes differ: " + aName + " " + std::to_string(a.bytes.size()) + " bytes, " +
            bName + " " + std::to_string(b.bytes.size()) + " bytes";
-  const std::size_t width = a.type == ElemType::Bytes ? 1 : 4;
+  const std::size_t width = widthOf(a.type);
+  const bool tolerant = ulps > 0 && (a.type == ElemType::F32 || a.type == ElemType::F64);
   const std::size_t count = a.bytes.size() / width;
   std::size_t differ = 0, first = 0;
+  std::uint64_t worst = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    if (std::memcmp(a.bytes.data() + i * width, b.bytes.data() + i * width, width) == 0)
-      continue;
+    const std::byte *pa = a.bytes.data() + i * width, *pb = b.bytes.data() + i * width;
+    if (std::memcmp(pa, pb, width) == 0) continue;
+    if (tolerant) {
+      const std::uint64_t d = ulpDistance(pa, pb, a.type);
+      if (d <= ulps) continue;
+      worst = std::max(worst, d);
+    }
     if (differ++ == 0) first = i;
   }
   if (!differ) return {};
-  return std::to_string(differ) + " of " + std::to_string(count) + " elements differ, first [" +
-         std::to_string(first) + "]: " + aName + " " + element(a, first) + " vs " + bName + " " +
-         element(b, first);
+  std::string s = std::to_string(differ) + " of " + std::to_string(count) + " elements differ";
+  if (tolerant) s += " by more than " + std::to_string(ulps) + " ulp";
+  return s + ", first [" + std::to_string(first) + "]: " + aName + " " + element(a, first) +
+         " vs " + bName + " " + element(b, first);
 }
 
 }  // namespace
@@ -110,13 +165,31 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
   for (Path &p : paths) batch.push_back(calibrate(c, p, cfg.batchMs));
 
   progress("timed runs");
+  for (Path &p : paths)
+    if (p.mark) p.mark();
   std::vector<std::vector<double>> perOp(paths.size());
+  std::vector<std::uint64_t> allocations(paths.size(), 0), operations(paths.size(), 0);
   for (int r = 0; r < cfg.runs; ++r) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
       const std::uint64_t n = batch[i];
+      // One untimed operation first: the batch then times back-to-back operations in the
+      // steady state, not the wake-up (or start) of threads that parked while the other
+      // paths ran — for every path alike (hostkernel's team, PoCL's workers, OpenMP).
+      if (cfg.prime) paths[i].run(1);
+      AllocCounter::start();
       const double t = timeNs([&] { paths[i].run(n); });
+      allocations[i] += AllocCounter::stop();
+      operations[i] += n;
       perOp[i].push_back(t / static_cast<double>(n));
+      if (paths[i].quiesce) paths[i].quiesce();
     }
+  }
+  // Where the timed launches went, before the check adds launches of its own.
+  std::vector<std::string> notes(paths.size());
+  std::vector<std::optional<std::array<double, 3>>> shares(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i].note) notes[i] = paths[i].note();
+    if (paths[i].shares) shares[i] = paths[i].shares();
   }
 
   progress("check");
@@ -127,14 +200,15 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
     if (!p.check) continue;
     Output out = p.check();
     if (c.reference) {
-      std::string diff = compare(reference, "expected", out, p.name);
+      std::string diff = compare(reference, "expected", out, p.name, p.ulps);
       if (!diff.empty()) outcome.problems.push_back(c.name + ": " + p.name + ": " + diff);
     }
     if (!first) {
       first = &p;
       firstOut = std::move(out);
     } else {
-      std::string diff = compare(firstOut, first->name, out, p.name);
+      std::string diff =
+          compare(firstOut, first->name, out, p.name, std::max(first->ulps, p.ulps));
       if (!diff.empty()) outcome.problems.push_back(c.name + ": " + diff);
     }
   }
@@ -148,14 +222,18 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
     Result r;
     r.name = c.name;
     r.category = c.category;
+    r.description = c.description;
     r.path = paths[i].name;
     r.perOpNs = summaries[i];
     r.batch = batch[i];
+    if (AllocCounter::available() && operations[i])
+      r.allocsPerOp = static_cast<double>(allocations[i]) / static_cast<double>(operations[i]);
+    r.shares = shares[i];
     if (base < paths.size() && i != base && summaries[i].median > 0) {
       r.ratio = summaries[base].median / summaries[i].median;
       r.baseline = c.baseline;
     }
-    if (paths[i].note) r.note = paths[i].note();
+    r.note = notes[i];
     outcome.results.push_back(std::move(r));
   }
   return outcome;

@@ -1,6 +1,10 @@
 // Runs one case: setup every path, warm up, calibrate each path's batch size, then time
 // `runs` batches per path interleaved (path A, path B, path A, ...) so that noise on the
-// machine hits every path alike, and finally compare the paths' check outputs.
+// machine hits every path alike, and finally compare the paths' check outputs. Each timed
+// batch follows one untimed operation of the same path (threads that parked while other
+// paths ran are awake again), counts heap allocations, and is followed by the path's
+// `quiesce` (OpenMP threads are released so that they do not spin through the next path's
+// batch).
 //
 //   hkbench::RunConfig cfg;  cfg.runs = 31;
 //   hkbench::CaseOutcome o = hkbench::runCase(*hkbench::findCase("launch/trivial"), env, cfg);
@@ -25,6 +29,7 @@ struct RunConfig {
   double batchMs = 1;       // a timed batch lasts at least this long
   std::regex paths{".*"};   // paths whose name matches (regex_search) run
   bool verbose = false;     // progress on stderr
+  bool prime = true;        // one untimed operation before every timed batch
 };
 
 struct CaseOutcome {
