@@ -322,6 +322,18 @@ TEST_F(Layer, UserEventWaitFallsBackAndStaysOrdered) {
 // wait for them to see stale data.
 constexpr size_t kBig = 1 << 20;
 
+// Finishes and releases a queue when a test leaves, also by a failed assertion:
+// non-blocking commands must not write into host vectors that are gone. Declare it after
+// those vectors (and after the buffers).
+struct QueueAtExit {
+  cl_command_queue q;
+  ~QueueAtExit() {
+    if (!q) return;
+    clFinish(q);
+    clReleaseCommandQueue(q);
+  }
+};
+
 struct AxpyBuffers {
   cl_mem x = nullptr, y = nullptr, z = nullptr;
   ~AxpyBuffers() {
@@ -344,6 +356,7 @@ TEST_F(Layer, InOrderQueueOrdersLaunchesWithNonBlockingCommands) {
   b.z = env.buffer(kBig * sizeof(float));
   const size_t l = 64, g = 8192;  // the launches touch the first g elements
   std::vector<float> hx(kBig), hy(kBig), out(kBig);
+  QueueAtExit release{q};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const float base = static_cast<float>(round * 10);
@@ -387,7 +400,6 @@ TEST_F(Layer, InOrderQueueOrdersLaunchesWithNonBlockingCommands) {
   }
   expectDirect(k, 12 * 3);
   clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // Out-of-order queue: the program orders commands with events, including the events of
@@ -401,6 +413,7 @@ TEST_F(Layer, OutOfOrderQueueOrdersByEvents) {
   b.z = env.buffer(kBig * sizeof(float));
   const size_t l = 64, g = 8192;
   std::vector<float> hx(kBig), hy(kBig), out(kBig);
+  QueueAtExit release{q};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     for (size_t i = 0; i < kBig; ++i) {
@@ -443,7 +456,6 @@ TEST_F(Layer, OutOfOrderQueueOrdersByEvents) {
   CL_OK(clFinish(q));
   expectDirect(k, 12 * 3);
   clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // Two queues on the same buffers: the program orders them with an event across queues.
@@ -455,6 +467,7 @@ TEST_F(Layer, EventOrdersAcrossQueues) {
   b.y = env.buffer(kBig * sizeof(float));
   const size_t l = 64, g = 4096;
   std::vector<float> hx(kBig, 4.0f), hy(kBig, 1.0f), out(g);
+  QueueAtExit release1{q1}, release2{q2};
   float a = 0.5f;
   CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
   CL_OK(clSetKernelArg(k, 1, sizeof b.x, &b.x));
@@ -473,8 +486,6 @@ TEST_F(Layer, EventOrdersAcrossQueues) {
   clReleaseEvent(wx);
   clReleaseEvent(wy);
   clReleaseKernel(k);
-  clReleaseCommandQueue(q1);
-  clReleaseCommandQueue(q2);
 }
 
 // ---------------------------------------------------------------------------------------
