@@ -163,6 +163,26 @@ HK_API cl_int hkReleaseCommandQueue(cl_command_queue);
 HK_API cl_int hkReleaseContext(cl_context);
 HK_API cl_int hkReleaseEvent(cl_event);
 
+/* ---- SPIR-V (PoCL 3.1 rejects clCreateProgramWithIL) ---------------------------- */
+/* Translates a SPIR-V module (OpenCL kernels, 64-bit) to SPIR 1.2 bitcode in process and
+ * creates the program from it with clCreateProgramWithBinary for every device of the
+ * context (cl_khr_spir). Build it as usual; "-x spir -spir-std=1.2" in the build options
+ * is optional (PoCL only warns without it):
+ *
+ *   cl_program p = hkCreateProgramWithSPIRV(ctx, spv, spv_size, &err);
+ *   if (!p) fprintf(stderr, "%s\n", hkGetLastSPIRVError());
+ *   hkBuildProgram(p, 0, NULL, "-x spir -spir-std=1.2", NULL, NULL);
+ *
+ * Errors: CL_INVALID_CONTEXT; CL_INVALID_VALUE if il is NULL, length is 0 or the bytes
+ * are not SPIR-V (bad magic, truncated, malformed instruction stream); CL_INVALID_BINARY
+ * if the module cannot be translated (malformed or unsupported content) or the device
+ * rejects the bitcode. Malformed modules never crash the caller: the translator runs in a
+ * forked child. */
+HK_API cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t length,
+                                           cl_int *errcode_ret);
+/* Why the calling thread's last hkCreateProgramWithSPIRV failed ("" after a success). */
+HK_API const char *hkGetLastSPIRVError(void);
+
 /* ---- events of direct launches ------------------------------------------------- */
 /* A direct launch's event is complete when it is returned. These answer for it as for a
  * kernel command: CL_EVENT_COMMAND_TYPE is CL_COMMAND_NDRANGE_KERNEL, CL_EVENT_COMMAND_QUEUE

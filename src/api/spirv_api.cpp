@@ -1,0 +1,79 @@
+// hkCreateProgramWithSPIRV: SPIR-V made into SPIR bitcode (program/spirv.hpp) and given
+// to PoCL as a binary for every device of the context (PoCL 3.1 has cl_khr_spir but
+// rejects clCreateProgramWithIL).
+#include <hostkernel/hostkernel.h>
+
+#include <string>
+#include <vector>
+
+#include "api/registry.hpp"
+#include "base/log.hpp"
+#include "base/next.hpp"
+#include "program/spirv.hpp"
+
+using hk::next;
+
+namespace {
+
+thread_local std::string t_spirv_error;
+
+cl_program fail(cl_int code, std::string message, cl_int *errcode_ret) {
+  hk::logf(hk::LogLevel::Info, "hkCreateProgramWithSPIRV: %s", message.c_str());
+  t_spirv_error = std::move(message);
+  if (errcode_ret) *errcode_ret = code;
+  return nullptr;
+}
+
+}  // namespace
+
+extern "C" {
+
+cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t length,
+                                    cl_int *errcode_ret) {
+  t_spirv_error.clear();
+  const auto &cl = next();
+  cl_uint num_devices = 0;
+  cl_int err = context ? cl.clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES,
+                                             sizeof num_devices, &num_devices, nullptr)
+                       : CL_INVALID_CONTEXT;
+  if (err != CL_SUCCESS || num_devices == 0)
+    return fail(CL_INVALID_CONTEXT, "invalid context", errcode_ret);
+  if (!il || length == 0)
+    return fail(CL_INVALID_VALUE, il ? "length is 0" : "il is NULL", errcode_ret);
+
+  std::span<const std::uint8_t> spirv(static_cast<const std::uint8_t *>(il), length);
+  std::string error;
+  if (!hk::program::checkSpirvStructure(spirv, error))
+    return fail(CL_INVALID_VALUE, error, errcode_ret);
+  std::vector<std::uint8_t> bitcode;
+  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error))
+    return fail(CL_INVALID_BINARY, error, errcode_ret);
+
+  std::vector<cl_device_id> devices(num_devices);
+  err = cl.clGetContextInfo(context, CL_CONTEXT_DEVICES, num_devices * sizeof(cl_device_id),
+                            devices.data(), nullptr);
+  if (err != CL_SUCCESS) return fail(err, "cannot list the context's devices", errcode_ret);
+  std::vector<size_t> lengths(num_devices, bitcode.size());
+  std::vector<const unsigned char *> binaries(num_devices, bitcode.data());
+  std::vector<cl_int> status(num_devices, CL_SUCCESS);
+  cl_program program = cl.clCreateProgramWithBinary(context, num_devices, devices.data(),
+                                                    lengths.data(), binaries.data(),
+                                                    status.data(), &err);
+  if (!program || err != CL_SUCCESS) {
+    std::string message = "the OpenCL implementation rejected the SPIR bitcode (error " +
+                          std::to_string(err) + ")";
+    for (cl_uint i = 0; i < num_devices; ++i)
+      if (status[i] != CL_SUCCESS)
+        message += "; device " + std::to_string(i) + ": " + std::to_string(status[i]) +
+                   " (does it support cl_khr_spir?)";
+    if (program) cl.clReleaseProgram(program);
+    return fail(err != CL_SUCCESS ? err : CL_INVALID_BINARY, message, errcode_ret);
+  }
+  hk::api::registry().dropProgram(program);
+  if (errcode_ret) *errcode_ret = CL_SUCCESS;
+  return program;
+}
+
+const char *hkGetLastSPIRVError(void) { return t_spirv_error.c_str(); }
+
+}  // extern "C"

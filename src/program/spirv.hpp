@@ -1,0 +1,65 @@
+// SPIR-V → SPIR 1.2 bitcode, for PoCL 3.1, which rejects SPIR-V (clCreateProgramWithIL)
+// but builds SPIR bitcode given to clCreateProgramWithBinary (cl_khr_spir).
+//
+//   std::vector<std::uint8_t> bc;
+//   std::string err;
+//   if (!hk::program::spirvToSpirBitcode(spirv_bytes, bc, err))
+//     fprintf(stderr, "%s\n", err.c_str());   // "not SPIR-V: bad magic number 0x..."
+//   const unsigned char *p = bc.data(); size_t n = bc.size();
+//   clCreateProgramWithBinary(ctx, 1, &dev, &n, &p, &status, &e);   // then clBuildProgram
+//
+// The translation is LLVMSPIRVLib 15's reader (llvm::readSpirv) plus three fixes that make
+// PoCL treat the module as it treats the same kernels built from source:
+//  - `!spirv.Source` is removed: with it PoCL makes every addrspace(3) global an automatic
+//    local of every kernel. Without it PoCL recognises a kernel's locals by their name,
+//    "<kernel>.<var>", so each such global is renamed after the one kernel that uses it
+//    (the metadata stays when a local cannot be attributed to exactly one kernel);
+//  - kernels get `kernel_arg_name` metadata from their argument names, when the SPIR-V
+//    has them (clang -cl-kernel-arg-info), so clGetKernelArgInfo can answer names;
+//  - the triple is spir64-unknown-unknown (32-bit SPIR-V is rejected).
+// The result is checked with LLVM's verifier before it is returned.
+//
+// Bad input never crashes the caller. The header and the instruction stream are checked
+// first (size, magic number, word counts); the translation itself then runs in a forked
+// child, because Debian's LLVMSPIRVLib 15 is built with assertions and aborts, crashes or
+// loops on many malformed modules. A child that dies or overruns the time limit is an
+// error with the reason ("the SPIR-V translator aborted: <assertion>").
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hk::program {
+
+struct SpirvTranslateOptions {
+  // Translate in a forked child (the default). In process is ~1 ms faster, for input
+  // known to be well formed; malformed input then aborts the process.
+  bool isolate = true;
+  // Time allowed to the child; it is killed after that.
+  std::chrono::milliseconds timeout{60000};
+};
+
+// Translates a SPIR-V module (binary, little-endian) to SPIR bitcode that PoCL 3.1 accepts.
+// On failure returns false, leaves `bitcode` empty and sets `error`.
+bool spirvToSpirBitcode(std::span<const std::uint8_t> spirv, std::vector<std::uint8_t> &bitcode,
+                        std::string &error);
+bool spirvToSpirBitcode(std::span<const std::uint8_t> spirv, std::vector<std::uint8_t> &bitcode,
+                        std::string &error, const SpirvTranslateOptions &options);
+
+// The structural checks alone (no LLVM): header fields and that every instruction's word
+// count is non-zero and stays inside the module.
+bool checkSpirvStructure(std::span<const std::uint8_t> spirv, std::string &error);
+
+namespace detail {
+// spirv_llvm.cpp: LLVMSPIRVLib and the module fixes, in the calling process. The only
+// code that includes LLVM headers.
+bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
+                            std::vector<std::uint8_t> &bitcode, std::string &error);
+// Makes LLVM's fatal errors end the (child) process with _exit instead of exit().
+void installChildFatalErrorHandler();
+}  // namespace detail
+
+}  // namespace hk::program

@@ -1,0 +1,164 @@
+// LLVMSPIRVLib 15: SPIR-V → LLVM module → the fixes PoCL 3.1 needs → SPIR bitcode.
+// The only translation unit that includes LLVM headers; it is compiled with LLVM's flags
+// (src/CMakeLists.txt: its definitions, and -fno-rtti where libLLVM has no RTTI).
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/CallingConv.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instruction.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/raw_ostream.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "program/spirv.hpp"
+
+namespace hk::program::detail {
+namespace {
+
+constexpr unsigned kLocalAddressSpace = 3;  // SPIR's local address space
+constexpr const char *kSpirTriple = "spir64-unknown-unknown";
+
+bool isKernel(const llvm::Function &f) {
+  return f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
+}
+
+// The functions whose instructions use `v`, directly or through constant expressions;
+// `elsewhere` is set when something else (another global's initializer, metadata) does.
+void usingFunctions(const llvm::Value *v, llvm::SmallPtrSetImpl<const llvm::Function *> &fns,
+                    bool &elsewhere) {
+  for (const llvm::User *u : v->users()) {
+    if (const auto *inst = llvm::dyn_cast<llvm::Instruction>(u)) {
+      fns.insert(inst->getFunction());
+    } else if (llvm::isa<llvm::GlobalValue>(u)) {
+      elsewhere = true;
+    } else if (const auto *c = llvm::dyn_cast<llvm::Constant>(u)) {
+      usingFunctions(c, fns, elsewhere);
+    } else {
+      elsewhere = true;
+    }
+  }
+}
+
+// PoCL 3.1 treats every addrspace(3) global of a module that has `!spirv.Source` as an
+// automatic local of every kernel (pocl::isAutomaticLocal). Without the metadata it
+// recognises kernel K's locals by the name "K.<var>", as clang names them. So: name each
+// local after the one kernel that uses it and drop the metadata; if some local cannot be
+// attributed to exactly one kernel, keep the metadata (PoCL's behaviour: correct, just
+// more local memory).
+void attributeLocals(llvm::Module &m) {
+  std::vector<std::pair<llvm::GlobalVariable *, const llvm::Function *>> renames;
+  std::vector<llvm::GlobalVariable *> unused;
+  bool ambiguous = false;
+  for (llvm::GlobalVariable &gv : m.globals()) {
+    if (gv.getAddressSpace() != kLocalAddressSpace || gv.isConstant()) continue;
+    llvm::SmallPtrSet<const llvm::Function *, 4> fns;
+    bool elsewhere = false;
+    usingFunctions(&gv, fns, elsewhere);
+    if (fns.empty() && !elsewhere) {
+      if (gv.hasLocalLinkage()) unused.push_back(&gv);
+      continue;
+    }
+    if (elsewhere || fns.size() != 1 || !isKernel(**fns.begin())) {
+      ambiguous = true;
+      continue;
+    }
+    renames.emplace_back(&gv, *fns.begin());
+  }
+  if (ambiguous) return;
+  for (llvm::GlobalVariable *gv : unused) gv->eraseFromParent();
+  for (auto &[gv, kernel] : renames) {
+    std::string prefix = kernel->getName().str() + ".";
+    std::string name = gv->getName().str();
+    if (name.compare(0, prefix.size(), prefix) == 0) continue;
+    gv->setName(prefix + (name.empty() ? std::string("local") : name));
+  }
+  if (llvm::NamedMDNode *source = m.getNamedMetadata("spirv.Source"))
+    m.eraseNamedMetadata(source);
+}
+
+// kernel_arg_name metadata from the arguments' names (present when the SPIR-V has
+// OpName for them, e.g. clang -cl-kernel-arg-info), so that clGetKernelArgInfo answers.
+void addArgNames(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  for (llvm::Function &f : m.functions()) {
+    if (!isKernel(f) || f.isDeclaration() || f.getMetadata("kernel_arg_name")) continue;
+    if (f.arg_empty()) continue;
+    std::vector<llvm::Metadata *> names;
+    for (llvm::Argument &a : f.args()) {
+      if (!a.hasName()) break;
+      names.push_back(llvm::MDString::get(ctx, a.getName()));
+    }
+    if (names.size() != f.arg_size()) continue;
+    f.setMetadata("kernel_arg_name", llvm::MDNode::get(ctx, names));
+  }
+}
+
+void childFatalError(void *, const char *reason, bool) {
+  const char prefix[] = "LLVM ERROR: ";
+  (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  (void)!write(STDERR_FILENO, reason, std::strlen(reason));
+  (void)!write(STDERR_FILENO, "\n", 1);
+  _exit(70);
+}
+
+}  // namespace
+
+void installChildFatalErrorHandler() {
+  llvm::remove_fatal_error_handler();
+  llvm::install_fatal_error_handler(childFatalError, nullptr);
+}
+
+bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
+                            std::vector<std::uint8_t> &bitcode, std::string &error) {
+  llvm::LLVMContext ctx;
+  ctx.setOpaquePointers(false);  // LLVMSPIRVLib 15 asserts with opaque pointers
+  std::istringstream stream(
+      std::string(reinterpret_cast<const char *>(spirv.data()), spirv.size()));
+  SPIRV::TranslatorOpts opts;
+  opts.enableAllExtensions();  // as llvm::readSpirv's short form does: accept what it knows
+  llvm::Module *raw = nullptr;
+  std::string message;
+  if (!llvm::readSpirv(ctx, opts, stream, raw, message)) {
+    delete raw;
+    error = "SPIR-V translation failed: " + (message.empty() ? std::string("unknown error") : message);
+    return false;
+  }
+  std::unique_ptr<llvm::Module> m(raw);
+
+  const std::string &triple = m->getTargetTriple();
+  if (!triple.empty() && triple.compare(0, 6, "spir64") != 0) {
+    error = "SPIR-V translated to an unexpected target '" + triple + "' (expected spir64)";
+    return false;
+  }
+  m->setTargetTriple(kSpirTriple);
+  attributeLocals(*m);
+  addArgNames(*m);
+
+  std::string problems;
+  llvm::raw_string_ostream verify_out(problems);
+  if (llvm::verifyModule(*m, &verify_out)) {
+    verify_out.flush();
+    if (problems.size() > 2000) problems.resize(2000);
+    error = "SPIR-V translated to invalid LLVM IR: " + problems;
+    return false;
+  }
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out(buffer);
+  llvm::WriteBitcodeToFile(*m, out);
+  bitcode.assign(buffer.begin(), buffer.end());
+  return true;
+}
+
+}  // namespace hk::program::detail
