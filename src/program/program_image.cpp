@@ -1,6 +1,8 @@
 #include "program/program_image.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <mutex>
 
 #include "base/log.hpp"
 #include "base/next.hpp"
@@ -8,9 +10,23 @@
 namespace hk::program {
 namespace {
 
+// PoCL 3.1 serializes a program's binary at the first CL_PROGRAM_BINARY_SIZES query and,
+// while it does, answers a concurrent query of the same program with a bogus size (its
+// 256 MiB maximum): the second thread then gets a binary followed by zeros, which does not
+// parse. So two threads never query one program's binary at once here (the first launches
+// of several kernels of a new program from several threads do exactly that). Striped by
+// program: different programs, whose first query may compile for tens of ms, do not wait
+// for each other unless they share a stripe.
+std::mutex &binaryQueryMutex(cl_program program) {
+  static std::mutex stripes[16];
+  const auto h = reinterpret_cast<std::uintptr_t>(program) >> 4;
+  return stripes[(h ^ (h >> 4) ^ (h >> 8)) & 15];
+}
+
 // PoCL serializes its kernel cache for every device of the program; take our device's.
 bool programBinary(cl_program program, cl_device_id device, std::vector<std::uint8_t> &out,
                    std::string &error) {
+  std::lock_guard lock(binaryQueryMutex(program));
   const auto &cl = next();
   cl_uint ndev = 0;
   if (cl.clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, nullptr) !=
