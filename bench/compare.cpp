@@ -52,12 +52,20 @@ int compareResults(const Results &baseline, const std::string &baselineName,
   std::fprintf(out, "\n# comparison with %s", baselineName.c_str());
   if (!baseline.meta.date.empty()) std::fprintf(out, " (%s)", baseline.meta.date.c_str());
   std::fprintf(out, "\n");
-  if (baseline.meta.quick != current.meta.quick || baseline.meta.runs != current.meta.runs)
+  if (baseline.meta.runs && current.meta.runs &&
+      (baseline.meta.quick != current.meta.quick || baseline.meta.runs != current.meta.runs))
     std::fprintf(out,
                  "# note: baseline %d runs%s, current %d runs%s: spreads are not comparable "
                  "one to one\n",
                  baseline.meta.runs, baseline.meta.quick ? " (--quick)" : "", current.meta.runs,
                  current.meta.quick ? " (--quick)" : "");
+  if (baseline.meta.runs && baseline.meta.environment != current.meta.environment) {
+    std::string b, c;
+    for (const std::string &e : baseline.meta.environment) b += " " + e;
+    for (const std::string &e : current.meta.environment) c += " " + e;
+    std::fprintf(out, "# note: environment differs: baseline [%s ], current [%s ]\n", b.c_str(),
+                 c.c_str());
+  }
   if (!baseline.meta.device.empty() && baseline.meta.device != current.meta.device)
     std::fprintf(out, "# note: different device: baseline '%s'\n", baseline.meta.device.c_str());
 

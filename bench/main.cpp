@@ -58,6 +58,7 @@ docs/benchmarks.md.
                          Run it under callgrind twice (N1, N2): the difference of the
                          instruction totals / (N2 - N1) is the cost of one steady-state
                          launch (scripts/callgrind-launch.sh).
+  --callgrind-case NAME  with --callgrind-trivial: use this case instead of launch/trivial
   --help                 this text
 
 Exit status: 0 all cases ran and every path's output matched (a comparison alone does not
@@ -81,6 +82,7 @@ struct Options {
   std::string callgrindPath;
   std::uint64_t callgrindN = 0;
   std::uint64_t callgrindWarmup = 200;
+  std::string callgrindCase = "launch/trivial";
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -163,6 +165,8 @@ Options parse(int argc, char **argv) {
       o.callgrindPath = value();
       o.callgrindN = parseCount(opt, value(), 0);
       if (o.callgrindPath.empty()) usageError("--callgrind-trivial needs a path name");
+    } else if (opt == "--callgrind-case") {
+      o.callgrindCase = value();
     } else if (opt == "--callgrind-warmup") {
       o.callgrindWarmup = parseCount(opt, value(), 0);
     } else {
@@ -201,14 +205,15 @@ int listCases(hkbench::OpenCLEnv &env, const std::regex &filter) {
 }
 
 int callgrindTrivial(hkbench::OpenCLEnv &env, const Options &o) {
-  const hkbench::Case *c = hkbench::findCase("launch/trivial");
+  const hkbench::Case *c = hkbench::findCase(o.callgrindCase);
   if (!c) {
-    std::fprintf(stderr, "pocl-launch-bench: launch/trivial is not registered\n");
+    std::fprintf(stderr, "pocl-launch-bench: no case %s (see --list)\n", o.callgrindCase.c_str());
     return 1;
   }
   hkbench::runFixed(*c, o.callgrindPath, env, o.callgrindWarmup, o.callgrindN);
-  std::fprintf(stderr, "callgrind-trivial: path %s, %llu warm-up + %llu launches\n",
-               o.callgrindPath.c_str(), static_cast<unsigned long long>(o.callgrindWarmup),
+  std::fprintf(stderr, "callgrind: %s, path %s, %llu warm-up + %llu operations\n",
+               c->name.c_str(), o.callgrindPath.c_str(),
+               static_cast<unsigned long long>(o.callgrindWarmup),
                static_cast<unsigned long long>(o.callgrindN));
   return 0;
 }
@@ -235,6 +240,21 @@ std::string utcNow() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+// HOSTKERNEL_*, OMP_*, GOMP_*, POCL_* and OPENCL_LAYERS, as "NAME=value", sorted.
+std::vector<std::string> relevantEnvironment() {
+  std::vector<std::string> out;
+  for (char **e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    for (const char *prefix : {"HOSTKERNEL_", "OMP_", "GOMP_", "POCL_", "OPENCL_LAYERS="})
+      if (kv.rfind(prefix, 0) == 0) {
+        out.push_back(kv);
+        break;
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 int categoryRank(const std::string &c) {
@@ -347,10 +367,16 @@ int main(int argc, char **argv) {
   meta.warmupMs = o.cfg.warmupMs;
   meta.quick = o.quick;
   meta.allocCounting = hkbench::AllocCounter::available();
+  meta.environment = relevantEnvironment();
   std::printf("# device: %s\n", device.c_str());
   std::printf("# %s, %d runs per path, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
               meta.date.c_str(), o.cfg.runs, o.cfg.batchMs, o.cfg.warmupMs, meta.cpus,
               meta.loadAverage.c_str());
+  if (!meta.environment.empty()) {
+    std::string env;
+    for (const std::string &e : meta.environment) env += " " + e;
+    std::printf("# environment:%s\n", env.c_str());
+  }
   std::printf("# per operation (launch + finish); +- = MAD/median of the runs; ratio = queue "
               "median / path median; allocs = heap allocations per operation%s\n",
               meta.allocCounting ? "" : " (not counted in this build)");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -30,8 +31,9 @@ constexpr const char *kOtherFill = "#8c8c8c";
 
 // Layout (px).
 constexpr double kWidth = 1180;
-constexpr double kLabelW = 250;      // case names
-constexpr double kPlotX = kLabelW + 20;
+constexpr double kLabelW = 205;      // case names end here (right-aligned)
+constexpr double kTagX = 266;        // path names end here (right-aligned)
+constexpr double kPlotX = 272;
 constexpr double kPlotW = 600;       // the axis
 constexpr double kBarH = 13;
 constexpr double kBarGap = 3;
@@ -157,13 +159,28 @@ void writePlot(const std::string &file, const Results &results) {
   y += 20;
   std::string sub;
   if (!results.meta.date.empty()) sub += results.meta.date;
-  if (!results.meta.device.empty()) sub += (sub.empty() ? "" : " · ") + results.meta.device.substr(0, 70);
+  if (!results.meta.device.empty()) {
+    // "pthread-haswell-AMD EPYC, OpenCL 3.0 PoCL 3.1+debian  Linux, ..." up to the build details.
+    std::string device = results.meta.device;
+    if (const auto cut = device.find("  "); cut != std::string::npos) device.resize(cut);
+    if (device.size() > 80) device = device.substr(0, 77) + "...";
+    sub += (sub.empty() ? "" : " · ") + device;
+  }
   if (results.meta.runs)
     sub += (sub.empty() ? "" : " · ") + std::to_string(results.meta.runs) + " runs/path" +
            (results.meta.quick ? " (--quick)" : "");
   if (results.meta.cpus) sub += " · " + std::to_string(results.meta.cpus) + " CPUs";
   if (!results.meta.loadAverage.empty()) sub += ", load " + results.meta.loadAverage;
   text(20, y, sub, "class=\"sub\"");
+  // A loaded machine makes thread-heavy numbers unreliable: say so where it is seen.
+  if (results.meta.cpus && !results.meta.loadAverage.empty() &&
+      std::atof(results.meta.loadAverage.c_str()) > results.meta.cpus) {
+    y += 16;
+    text(20, y,
+         "⚠ load average above the CPU count: timings are noisy, OpenMP (native) ones "
+         "especially",
+         "class=\"warn\"");
+  }
   y += 22;
   double lx = 20;
   for (const PathStyle &p : kPaths) {
@@ -232,6 +249,7 @@ void writePlot(const std::string &file, const Results &results) {
         const char *fill = pr < 3 ? kPaths[pr].fill : kOtherFill;
         const char *ink = pr < 3 ? kPaths[pr].text : "#444";
         const double x1 = xOf(res->perOpNs.median);
+        textTo(bars, kTagX, y + kBarH - 3, res->path, "class=\"tag\" text-anchor=\"end\"");
         bars += "<rect x=\"" + num(kPlotX) + "\" y=\"" + num(y) + "\" width=\"" +
                 num(std::max(x1 - kPlotX, 1.0)) + "\" height=\"" + num(kBarH) + "\" fill=\"" + fill +
                 "\"><title>" + esc(res->name + " [" + res->path + "]: median " + formatNs(res->perOpNs.median) +
@@ -280,6 +298,8 @@ void writePlot(const std::string &file, const Results &results) {
          ".legend { font-size: 12px; fill: #333; }\n"
          ".section { font-size: 14px; font-weight: bold; fill: #222; }\n"
          ".case { font-size: 12px; fill: #222; }\n"
+         ".tag { font-size: 9.5px; fill: #888; }\n"
+         ".warn { font-size: 11.5px; fill: #b03a2e; }\n"
          ".tick { font-size: 10px; fill: #777; }\n"
          ".value { font-size: 11px; font-weight: bold; }\n"
          ".ratio { font-size: 10.5px; font-weight: normal; fill: #555; }\n"

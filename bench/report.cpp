@@ -108,7 +108,10 @@ void writeJson(const std::string &file, const RunMeta &meta, const std::vector<R
        jsonString(meta.loadAverage) + ",\"runs\":" + std::to_string(meta.runs) +
        ",\"batch_ms\":" + jsonNumber(meta.batchMs, "%g") + ",\"warmup_ms\":" +
        jsonNumber(meta.warmupMs, "%g") + ",\"quick\":" + (meta.quick ? "true" : "false") +
-       ",\"alloc_counting\":" + (meta.allocCounting ? "true" : "false") + "},\n \"results\":[";
+       ",\"alloc_counting\":" + (meta.allocCounting ? "true" : "false") + ",\"environment\":[";
+  for (std::size_t i = 0; i < meta.environment.size(); ++i)
+    s += (i ? "," : "") + jsonString(meta.environment[i]);
+  s += "]},\n \"results\":[";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
     s += i ? ",\n  " : "\n  ";
@@ -167,6 +170,9 @@ Results readResultsJson(const std::string &file) {
     out.meta.warmupMs = num(*m, "warmup_ms").value_or(0);
     if (const json::Value *q = m->find("quick")) out.meta.quick = q->boolean;
     if (const json::Value *a = m->find("alloc_counting")) out.meta.allocCounting = a->boolean;
+    if (const json::Value *env = m->find("environment"))
+      for (const json::Value &e : env->array)
+        if (e.isString()) out.meta.environment.push_back(e.string);
   }
   for (const json::Value &o : list->array) {
     Result r;

@@ -48,6 +48,9 @@ struct RunMeta {
   double warmupMs = 0;
   bool quick = false;
   bool allocCounting = false;
+  // Environment variables that change what a path does (HOSTKERNEL_*, OMP_*, GOMP_*,
+  // POCL_*, OPENCL_LAYERS), as "NAME=value", sorted.
+  std::vector<std::string> environment;
 };
 
 struct Results {
