@@ -4,9 +4,9 @@
 // launch's result. Three of the kernels use local memory (a __local argument, two __local
 // arguments, an automatic local array) with barriers and change their local size from
 // launch to launch: if two threads shared a local-memory arena, argument array or context
-// block, their reductions and transposes would corrupt each other. Every launch must take
-// the inline path (the grids are small and the threads are application threads, not team
-// threads).
+// block, their reductions and transposes would corrupt each other. Every launch must run
+// directly, and most inline (the grids are small and the threads are application threads,
+// not team threads).
 //
 // The threads start together on a freshly built program, so the kernels' first launches
 // (when hostkernel loads the work-group functions) race as well.
@@ -282,9 +282,14 @@ class Threads : public ::testing::Test {
       EXPECT_EQ(w->failure(), "");
       const hk_launch_counts &c = w->counts();
       if (w->failure().empty()) {
-        EXPECT_EQ(c.by_path[HK_PATH_INLINE], cl_ulong(w->launches()))
-            << "thread " << w->id() << ": " << Describe(c);
+        // Every launch ran directly (never PoCL's queue), and these microsecond kernels
+        // mostly inline on their own application thread: the team (sized for the whole
+        // machine) is no help to four threads that already keep every CPU busy.
         EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << "thread " << w->id() << ": " << Describe(c);
+        EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], cl_ulong(w->launches()))
+            << "thread " << w->id() << ": " << Describe(c);
+        EXPECT_GT(c.by_path[HK_PATH_INLINE], cl_ulong(w->launches() / 2))
+            << "thread " << w->id() << ": " << Describe(c);
       }
       w->Release();
     }
@@ -293,13 +298,13 @@ class Threads : public ::testing::Test {
   Env env_;
 };
 
-TEST_F(Threads, FourThreadsWithOwnKernelsAndQueuesLaunchInlineConcurrently) {
+TEST_F(Threads, FourThreadsWithOwnKernelsAndQueuesRunDirectlyAndCorrectly) {
   RunWorkers(4, 3000, nullptr);
 }
 
 // Command queues are thread-safe in OpenCL: the same four workers sharing one in-order
 // queue (hostkernel's per-queue ordering state is then updated from four threads).
-TEST_F(Threads, FourThreadsSharingOneQueueLaunchInlineConcurrently) {
+TEST_F(Threads, FourThreadsSharingOneQueueRunDirectlyAndCorrectly) {
   cl_int err = CL_SUCCESS;
   cl_command_queue q = clCreateCommandQueueWithProperties(env_.ctx, env_.device, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
