@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <new>
+#include <string>
 
 #include "base/log.hpp"
 #include "launch/thread_state.hpp"
@@ -25,6 +26,7 @@ namespace hk::team {
 struct alignas(64) Team::Slot {
   std::atomic<std::uint64_t> next{0};
   std::uint64_t end = 0;
+  std::atomic<int> cpu{-1};  // where the thread last ran (noteCpu), for spinUntil's yield
   Team *team = nullptr;
   unsigned index = 0;
   bool running = false;  // a thread was created for this slot and not yet joined
@@ -51,13 +53,13 @@ std::uint64_t nowNs() {
 }
 
 // Spins until ready() or spin_ns passed; true if ready. Every ~1 µs (16 pauses of ~60 ns
-// on these VMs) it checks the clock and calls sched_yield(): if the thread we wait for
-// shares our CPU (the scheduler put both there, or the machine is oversubscribed), it
-// runs now instead of after our time slice (measured: a round trip of ~5 µs instead of
-// ~210 µs, spin-then-park, or milliseconds, spinning alone). With nothing else runnable
-// the yield returns at once; a fast partner (~1 µs round trip) is seen before the first.
-template <typename Ready>
-bool spinUntil(std::uint32_t spin_ns, Ready ready) {
+// on these VMs) it checks the clock and asks shareCpu() whether a thread it waits for runs
+// on its CPU; if so it calls sched_yield() so that the other thread runs now instead of
+// after our time slice (measured: a round trip of ~5 µs instead of ~210 µs with
+// spin-then-park, or milliseconds spinning). It does not yield otherwise: two threads that
+// yield to each other look idle to the scheduler, which then packs them onto one CPU.
+template <typename Ready, typename ShareCpu>
+bool spinUntil(std::uint32_t spin_ns, Ready ready, ShareCpu shareCpu) {
   if (ready()) return true;
   if (spin_ns == 0) return false;
   const std::uint64_t deadline = nowNs() + spin_ns;
@@ -66,8 +68,10 @@ bool spinUntil(std::uint32_t spin_ns, Ready ready) {
     if (ready()) return true;
     if ((i & 15) == 0) {
       if (nowNs() >= deadline) return false;
-      sched_yield();
-      if (ready()) return true;
+      if (shareCpu()) {
+        sched_yield();
+        if (ready()) return true;
+      }
     }
   }
 }
@@ -183,12 +187,30 @@ bool Team::start() {
     return true;
   }
   if (places_.empty()) {
-    std::vector<int> cpus = allowedCpus();
-    places_ = discoverPlaces(cpus, want, sched_getcpu());
-    places_.resize(want);  // a test team larger than the CPUs: unknown places, unpinned
-    steal_order_ = stealOrder(places_);
+    if (options_.pin != PinMode::None) {
+      // Pinning needs the places before the threads exist: read the topology now (once;
+      // the price of asking for pinning, 5-30 ms on these VMs).
+      places_ = discoverPlaces(allowedCpus(), want, sched_getcpu());
+      places_.resize(want);  // a team larger than the CPUs: unknown places, unpinned
+      if (!slots_ || nslots_ != want) {
+        slots_ = new Slot[want];
+        nslots_ = want;
+      }
+      steal_order_ = stealOrder(places_);
+      if (logEnabled(LogLevel::Debug)) logPlaces();
+    } else {
+      // Unpinned: start at once with ring order; with more than two threads the topology
+      // arrives from a helper thread and a later run() installs it (installTopology()).
+      places_.resize(want);
+      steal_order_ = stealOrder(places_);
+    }
   }
-  if (!slots_) {
+  // With two threads each has one victim: the order is the same whatever the topology,
+  // and reading it would only cost the first launches a CPU (measured: first run 2-9 ms
+  // instead of 0.1-1.4 ms on 2 vCPUs).
+  if (options_.pin == PinMode::None && want > 2 && discovery_ == Discovery::None)
+    startDiscovery();
+  if (!slots_ || nslots_ != want) {
     slots_ = new Slot[want];
     nslots_ = want;
   }
@@ -245,7 +267,70 @@ bool Team::start() {
   return true;
 }
 
+// The topology helper: hwloc_topology_load() takes 5-30 ms here (it also loads hwloc's
+// plugins), too long for the first team launch to wait for.
+void *Team::discoveryMain(void *arg) {
+  Team *team = static_cast<Team *>(arg);
+  auto *places = new std::vector<CpuPlace>(
+      discoverPlaces(allowedCpus(), team->options_.threads, team->discovery_caller_cpu_));
+  places->resize(team->options_.threads);
+  team->discovered_.store(places, std::memory_order_release);
+  return nullptr;
+}
+
+void Team::startDiscovery() {
+  discovery_caller_cpu_ = sched_getcpu();
+  sigset_t block, saved;
+  sigfillset(&block);
+  pthread_sigmask(SIG_SETMASK, &block, &saved);
+  // Normal priority: at SCHED_IDLE it would be preempted while holding the mmap lock
+  // (hwloc dlopens its plugins), and the new workers' first stack faults wait for it.
+  if (pthread_create(&discovery_thread_, nullptr, &Team::discoveryMain, this) == 0) {
+    discovery_ = Discovery::Running;
+    discovery_joinable_ = true;
+  }
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+}
+
+// With busy_ held, between jobs: the helper has finished, take its places.
+void Team::installTopology() {
+  std::vector<CpuPlace> *places = discovered_.exchange(nullptr, std::memory_order_acquire);
+  if (!places) return;
+  if (discovery_joinable_) pthread_join(discovery_thread_, nullptr);
+  discovery_ = Discovery::Installed;
+  places_ = std::move(*places);
+  delete places;
+  steal_order_ = stealOrder(places_);
+  if (logEnabled(LogLevel::Debug)) logPlaces();
+}
+
+void Team::logPlaces() const {
+  for (unsigned k = 0; k < places_.size(); ++k) {
+    const CpuPlace &p = places_[k];
+    std::string victims;
+    for (unsigned i = 0; i + 1 < nslots_ && !steal_order_.empty(); ++i)
+      victims += " " + std::to_string(steal_order_[std::size_t{k} * (nslots_ - 1) + i]);
+    logf(LogLevel::Debug, "team: thread %u cpu %d (core cpus %zu), steals from%s", k, p.cpu,
+         p.core_cpus.size(), victims.c_str());
+  }
+}
+
 void Team::stopWorkers() {
+  if (discovery_ == Discovery::Running) {
+    // The helper finishes within milliseconds; if it is stuck (hwloc's lock inherited
+    // held through a fork from a thread of the application), leave it rather than hang.
+    bool joined = false;
+    if (discovery_joinable_) {
+      timespec limit;
+      clock_gettime(CLOCK_REALTIME, &limit);
+      limit.tv_sec += 2;
+      joined = pthread_timedjoin_np(discovery_thread_, nullptr, &limit) == 0;
+      if (!joined) pthread_detach(discovery_thread_);
+    }
+    if (joined || !discovery_joinable_)
+      delete discovered_.exchange(nullptr, std::memory_order_acquire);
+    discovery_ = Discovery::None;
+  }
   if (!started_) return;
   stop_.store(true, std::memory_order_seq_cst);
   state_.fetch_add(2, std::memory_order_seq_cst);  // a change every waiting worker sees
@@ -288,7 +373,14 @@ void Team::shutdown() {
 void Team::resetAfterFork() {
   if (shut_down_flag_.load(std::memory_order_relaxed)) return;
   // The parent's workers do not exist in the child: forget them (their stacks stay
-  // mapped, untouched) and start new ones at the next run().
+  // mapped, untouched) and start new ones at the next run(). Nor does the topology
+  // helper: if it had finished, its places are installed without a join.
+  if (discovery_ == Discovery::Running) {
+    discovery_joinable_ = false;
+    // Not finished at the fork: the helper may have held hwloc's or the loader's locks,
+    // so the child does not run hwloc again and keeps ring order.
+    if (!discovered_.load(std::memory_order_relaxed)) discovery_ = Discovery::Installed;
+  }
   for (unsigned k = 0; k < nslots_; ++k) slots_[k].running = false;
   started_ = false;
   size_.store(options_.threads, std::memory_order_relaxed);
@@ -314,9 +406,20 @@ void Team::wakeWorkers() {
   futexWake(wake_, INT_MAX);
 }
 
-std::uint64_t Team::waitForChange(std::uint64_t seen) {
+int Team::noteCpu(unsigned thread) {
+  const int c = sched_getcpu();  // glibc reads it from rseq: a few ns
+  std::atomic<int> &mine = slots_[thread].cpu;
+  if (mine.load(std::memory_order_relaxed) != c) mine.store(c, std::memory_order_relaxed);
+  return c;
+}
+
+std::uint64_t Team::waitForChange(unsigned thread, std::uint64_t seen) {
   std::uint64_t s = seen;
-  if (spinUntil(options_.spin_ns, [&] { return (s = state_.load(std::memory_order_acquire)) != seen; }))
+  // A worker waits for the caller (thread 0) to publish a job.
+  if (spinUntil(
+          options_.spin_ns,
+          [&] { return (s = state_.load(std::memory_order_acquire)) != seen; },
+          [&] { return noteCpu(thread) == slots_[0].cpu.load(std::memory_order_relaxed); }))
     return s;
   for (;;) {
     const std::uint32_t w = wake_.load(std::memory_order_seq_cst);
@@ -331,7 +434,15 @@ std::uint64_t Team::waitForChange(std::uint64_t seen) {
 
 template <typename Ready>
 void Team::callerWait(Ready ready) {
-  if (spinUntil(options_.spin_ns, ready)) return;
+  // The caller waits for the workers: yield if one of them is on its CPU.
+  const unsigned n = size_.load(std::memory_order_relaxed);
+  auto shareCpu = [&] {
+    const int c = noteCpu(0);
+    for (unsigned k = 1; k < n; ++k)
+      if (slots_[k].cpu.load(std::memory_order_relaxed) == c) return true;
+    return false;
+  };
+  if (spinUntil(options_.spin_ns, ready, shareCpu)) return;
   for (;;) {
     const std::uint32_t w = caller_wake_.load(std::memory_order_seq_cst);
     caller_sleeping_.store(1, std::memory_order_seq_cst);
@@ -393,6 +504,9 @@ bool Team::run(const Job &job) {
     return false;
   }
   if (!started_) start();
+  if (discovery_ == Discovery::Running &&
+      discovered_.load(std::memory_order_relaxed) != nullptr)
+    installTopology();
   const unsigned n = size_.load(std::memory_order_relaxed);
   if (n == 1 || job.total == 1) {
     job.run(job.ctx, 0, job.total, 0);
@@ -411,6 +525,7 @@ bool Team::run(const Job &job) {
       slots_[k].end = e;
     }
   done_.store(0, std::memory_order_relaxed);
+  noteCpu(0);
   const std::uint64_t open = (++epoch_ << 1) | 1;
   state_.store(open, std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
@@ -440,9 +555,10 @@ void *Team::workerMain(void *arg) {
 }
 
 void Team::workerLoop(unsigned index) {
+  noteCpu(index);
   std::uint64_t seen = 0;
   for (;;) {
-    const std::uint64_t s = waitForChange(seen);
+    const std::uint64_t s = waitForChange(index, seen);
     if (stop_.load(std::memory_order_acquire)) return;
     seen = s;
     if (!(s & 1)) continue;  // closed: a job ended

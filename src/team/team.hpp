@@ -10,6 +10,8 @@
 //     runRange(&ctx, 0, total_groups, 0);        // run it inline instead
 #pragma once
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -82,12 +84,18 @@ class Team {
   struct Registry;
   friend struct Registry;
 
+  enum class Discovery { None, Running, Installed };
   bool start();
+  void startDiscovery();
+  void installTopology();
+  void logPlaces() const;
+  static void *discoveryMain(void *team);
   void stopWorkers();
   void resetAfterFork();
   static void *workerMain(void *slot);
   void workerLoop(unsigned index);
-  std::uint64_t waitForChange(std::uint64_t seen);
+  std::uint64_t waitForChange(unsigned thread, std::uint64_t seen);
+  int noteCpu(unsigned thread);
   template <typename Ready>
   void callerWait(Ready ready);
   void notifyCaller();
@@ -118,6 +126,11 @@ class Team {
   TeamOptions options_;
   std::vector<CpuPlace> places_;
   std::vector<unsigned> steal_order_;                  // stealOrder(places_)
+  Discovery discovery_ = Discovery::None;              // the topology helper thread
+  bool discovery_joinable_ = false;
+  int discovery_caller_cpu_ = -1;
+  pthread_t discovery_thread_{};
+  std::atomic<std::vector<CpuPlace> *> discovered_{nullptr};  // its result
   Slot *slots_ = nullptr;                              // one per thread
   unsigned nslots_ = 0;
 

@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -30,6 +32,46 @@ using hk::team::Team;
 using hk::team::TeamOptions;
 
 constexpr int kNoThread = -1;
+
+// A broken team hangs rather than fails (a caller waiting for groups nobody runs): each
+// test aborts the binary if it takes longer than this, naming itself.
+class Watchdog {
+ public:
+  explicit Watchdog(int seconds)
+      : thread_([this, seconds] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!cv_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) {
+            const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+            std::fprintf(stderr, "watchdog: %s hung for %d s\n", info ? info->name() : "?",
+                         seconds);
+            std::abort();
+          }
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+#if defined(__SANITIZE_THREAD__)
+constexpr int kWatchdogSeconds = 180;
+#else
+constexpr int kWatchdogSeconds = 60;
+#endif
+
+class TeamTest : public ::testing::Test {
+  Watchdog watchdog_{kWatchdogSeconds};
+};
 
 // Counts how often each group ran and which thread ran it.
 struct Counting {
@@ -106,21 +148,21 @@ void checkExactlyOnce(Team &team, bool steal, const char *what) {
   }
 }
 
-TEST(Team, StaticSplitRunsEveryGroupExactlyOnce) {
+TEST_F(TeamTest, StaticSplitRunsEveryGroupExactlyOnce) {
   checkExactlyOnce(Team::instance(), false, "instance");
   Team three(smallSpin(3)), four(smallSpin(4));
   checkExactlyOnce(three, false, "three");
   checkExactlyOnce(four, false, "four");
 }
 
-TEST(Team, StealingSplitRunsEveryGroupExactlyOnce) {
+TEST_F(TeamTest, StealingSplitRunsEveryGroupExactlyOnce) {
   checkExactlyOnce(Team::instance(), true, "instance");
   Team three(smallSpin(3)), four(smallSpin(4));
   checkExactlyOnce(three, true, "three");
   checkExactlyOnce(four, true, "four");
 }
 
-TEST(Team, RepeatedJobsOfChangingSizeRunExactlyOnce) {
+TEST_F(TeamTest, RepeatedJobsOfChangingSizeRunExactlyOnce) {
   // Back-to-back jobs while the workers spin: a worker must never run a group of a job
   // that already ended or pick up the next job's ranges with the previous job's function.
   Team &team = Team::instance();
@@ -152,7 +194,7 @@ void checkStaticBlocks(Team &team) {
   }
 }
 
-TEST(Team, StaticSplitRunsBlockKOnThreadK) {
+TEST_F(TeamTest, StaticSplitRunsBlockKOnThreadK) {
   checkStaticBlocks(Team::instance());
   Team four(smallSpin(4));
   checkStaticBlocks(four);
@@ -180,7 +222,7 @@ bool someOfThreadZerosBlockStolen(Team &team) {
   return false;
 }
 
-TEST(Team, StealingTakesGroupsFromASlowThread) {
+TEST_F(TeamTest, StealingTakesGroupsFromASlowThread) {
   Team &team = Team::instance();
   if (team.size() < 2) GTEST_SKIP() << "one allowed CPU: no team";
   EXPECT_TRUE(someOfThreadZerosBlockStolen(team));
@@ -188,7 +230,7 @@ TEST(Team, StealingTakesGroupsFromASlowThread) {
   EXPECT_TRUE(someOfThreadZerosBlockStolen(four));
 }
 
-TEST(Team, StaticSplitDoesNotSteal) {
+TEST_F(TeamTest, StaticSplitDoesNotSteal) {
   // The same slow thread 0 with steal=false: its whole block stays on thread 0.
   Team &team = Team::instance();
   if (team.size() < 2) GTEST_SKIP() << "one allowed CPU: no team";
@@ -210,7 +252,7 @@ void nestedRun(Counting &c, std::uint64_t, std::uint64_t, unsigned t) {
   if (hk::launch::threadState().team_id != t) g_wrong_id++;
 }
 
-TEST(Team, NestedRunReturnsFalse) {
+TEST_F(TeamTest, NestedRunReturnsFalse) {
   for (bool steal : {false, true}) {
     Team &team = Team::instance();
     g_nested_true = g_nested_false = g_wrong_team_flag = g_wrong_id = 0;
@@ -239,7 +281,7 @@ TEST(Team, NestedRunReturnsFalse) {
   EXPECT_FALSE(Team::onTeamThread());
 }
 
-TEST(Team, BusyTeamReturnsFalseWithoutWaiting) {
+TEST_F(TeamTest, BusyTeamReturnsFalseWithoutWaiting) {
   Team &team = Team::instance();
   if (team.size() < 2) GTEST_SKIP() << "one allowed CPU: no team";
   std::atomic<bool> holding{false}, release{false};
@@ -266,9 +308,9 @@ TEST(Team, BusyTeamReturnsFalseWithoutWaiting) {
   EXPECT_FALSE(other.get());
 }
 
-TEST(Team, ConcurrentRunsFromFourApplicationThreadsCompleteExactlyOnce) {
+TEST_F(TeamTest, ConcurrentRunsFromFourApplicationThreadsCompleteExactlyOnce) {
   Team &team = Team::instance();
-  std::atomic<int> on_team{0}, inline_runs{0}, failures{0}, ready{0};
+  std::atomic<int> on_team{0}, inline_runs{0}, failures{0}, ready{0}, per_thread[4]{};
   auto body = [&](int id) {
     ready++;
     while (ready.load() < 4) std::this_thread::yield();  // start together
@@ -278,6 +320,7 @@ TEST(Team, ConcurrentRunsFromFourApplicationThreadsCompleteExactlyOnce) {
       Job job = c.job((i + id) % 2 == 0);
       if (team.run(job)) {
         on_team++;
+        per_thread[id]++;
       } else {
         job.run(job.ctx, 0, job.total, 0);
         inline_runs++;
@@ -285,6 +328,9 @@ TEST(Team, ConcurrentRunsFromFourApplicationThreadsCompleteExactlyOnce) {
       bool ok = c.bad_ranges.load() == 0;
       for (std::uint64_t g = 0; g < total && ok; ++g) ok = c.count[g].load() == 1;
       if (!ok) failures++;
+      // Uneven pauses so that the team changes hands (without them the thread that got it
+      // first tends to keep it: it asks again right after releasing it).
+      std::this_thread::sleep_for(std::chrono::microseconds(10 + 30 * ((i + id) % 4)));
     }
   };
   std::vector<std::thread> threads;
@@ -293,11 +339,12 @@ TEST(Team, ConcurrentRunsFromFourApplicationThreadsCompleteExactlyOnce) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(on_team.load() + inline_runs.load(), 600);
   EXPECT_GT(on_team.load(), 0);
-  std::printf("[ info     ] 600 jobs from 4 threads: %d on the team, %d inline\n",
-              on_team.load(), inline_runs.load());
+  std::printf("[ info     ] 600 jobs from 4 threads: %d on the team (%d %d %d %d), %d inline\n",
+              on_team.load(), per_thread[0].load(), per_thread[1].load(), per_thread[2].load(),
+              per_thread[3].load(), inline_runs.load());
 }
 
-TEST(Team, WorkersHaveLargeStacks) {
+TEST_F(TeamTest, WorkersHaveLargeStacks) {
   Team &team = Team::instance();
   if (team.size() < 2) GTEST_SKIP() << "one allowed CPU: no team";
   static std::atomic<std::size_t> worker_stack{0};
@@ -326,7 +373,7 @@ TEST(Team, WorkersHaveLargeStacks) {
 
 // Dispatch cost of a trivial job (one empty range per thread), median of many, printed for
 // docs/team.md. Not asserted: the machine is shared and noisy.
-TEST(Team, ReportsDispatchCostOfATrivialJob) {
+TEST_F(TeamTest, ReportsDispatchCostOfATrivialJob) {
   Team &team = Team::instance();
   if (team.size() < 2) GTEST_SKIP() << "one allowed CPU: no team";
   Job job{[](void *, std::uint64_t, std::uint64_t, unsigned) {}, nullptr, team.size(), false};
