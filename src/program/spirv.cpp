@@ -9,12 +9,14 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <stdio_ext.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace hk::program {
@@ -87,8 +89,18 @@ constexpr char kChildError = 'E';
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS})
     signal(sig, SIG_DFL);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The application's unflushed stdout is in this child too: drop the copy (the parent
+  // writes it), and send anything the translator prints to the log as well, so that no
+  // flush here can write the application's output a second time.
+  __fpurge(stdout);
+  dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
   detail::installChildFatalErrorHandler();
+  // LLVMSPIRVLib reports some malformed modules by calling exit(<SPIRV error code>). In
+  // this child that would run the application's atexit handlers (and flush its other
+  // stdio streams). Handlers run last-registered first, so this one ends the child
+  // before any of them.
+  on_exit([](int status, void *) { _exit(status); }, nullptr);
 
   std::vector<std::uint8_t> bitcode;
   std::string error;
