@@ -271,13 +271,15 @@ TEST_F(TeamTest, NestedRunReturnsFalse) {
   g_nested_true = g_nested_false = 0;
   Counting c(64);
   c.hook = [](Counting &cc, std::uint64_t, std::uint64_t, unsigned t) {
+    if (t != 1) return;  // one worker only, so the other team is certainly free
     Counting inner(10);
-    bool ran = static_cast<Team *>(cc.user)->run(inner.job(false));
-    if (t != 0 && ran) g_nested_true++;
+    if (static_cast<Team *>(cc.user)->run(inner.job(false))) g_nested_true++;
+    else g_nested_false++;
   };
   c.user = &Team::instance();
   ASSERT_TRUE(four.run(c.job(false)));
   EXPECT_EQ(g_nested_true.load(), 0);
+  EXPECT_EQ(g_nested_false.load(), 1);
   EXPECT_FALSE(Team::onTeamThread());
 }
 
