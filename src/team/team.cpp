@@ -532,8 +532,8 @@ bool Team::run(const Job &job) {
 
   const std::uint64_t total = job.total;
   const std::uint64_t mine = work(0, job, n);
-  if (done_.fetch_add(mine, std::memory_order_seq_cst) + mine != total)
-    callerWait([&] { return done_.load(std::memory_order_seq_cst) == total; });
+  if (done_.fetch_add(mine, std::memory_order_seq_cst) + mine < total)
+    callerWait([&] { return done_.load(std::memory_order_seq_cst) >= total; });
 
   // Close: a worker that has not joined yet sees a closed state and stays out; wait for
   // the ones inside to leave before job_ and the slots may change.
@@ -570,7 +570,7 @@ void Team::workerLoop(unsigned index) {
       const unsigned n = job_threads_;
       if (index < n) {
         const std::uint64_t count = work(index, job, n);
-        if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count == job.total)
+        if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count >= job.total)
           notifyCaller();
       }
     }
