@@ -186,16 +186,16 @@ bool Team::start() {
     started_ = true;
     return true;
   }
+  if (!slots_ || nslots_ != want) {
+    slots_ = new Slot[want];
+    nslots_ = want;
+  }
   if (places_.empty()) {
     if (options_.pin != PinMode::None) {
       // Pinning needs the places before the threads exist: read the topology now (once;
       // the price of asking for pinning, 5-30 ms on these VMs).
       places_ = discoverPlaces(allowedCpus(), want, sched_getcpu());
       places_.resize(want);  // a team larger than the CPUs: unknown places, unpinned
-      if (!slots_ || nslots_ != want) {
-        slots_ = new Slot[want];
-        nslots_ = want;
-      }
       steal_order_ = stealOrder(places_);
       if (logEnabled(LogLevel::Debug)) logPlaces();
     } else {
@@ -210,10 +210,6 @@ bool Team::start() {
   // instead of 0.1-1.4 ms on 2 vCPUs).
   if (options_.pin == PinMode::None && want > 2 && discovery_ == Discovery::None)
     startDiscovery();
-  if (!slots_ || nslots_ != want) {
-    slots_ = new Slot[want];
-    nslots_ = want;
-  }
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
