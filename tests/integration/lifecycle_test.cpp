@@ -808,6 +808,97 @@ TEST_P(Ordering, LaunchBehindCommandsGatedByUserEventDoesNotBlock) {
   for (cl_mem b : {src, dst, out, out2}) hkReleaseMemObject(b);
 }
 
+// A wait-list event may belong to another queue, whose PoCL commands draining this queue
+// does not cover: the launch must wait for the event itself. The write on the other queue
+// is gated on a user event completed by another thread 40 ms later, so a launch that does
+// not wait reads old data.
+TEST_P(Ordering, LaunchWaitsForEventsOfAnotherQueue) {
+  const size_t big = size_t(kBig) * sizeof(int);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem src = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int));
+  std::vector<int> h(kBig);
+  int n = kBig;
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    for (int j = 0; j < kBig; ++j) h[j] = round * 7919 + j;
+    cl_event gate = clCreateUserEvent(ctx_, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_event written = nullptr;
+    ASSERT_EQ(hkEnqueueWriteBuffer(other, src, CL_FALSE, 0, big, h.data(), 1, &gate, &written),
+              CL_SUCCESS);
+    int add = round;
+    {
+      // Completed late, from another thread: the launch may block until then, or go to
+      // PoCL's queue, but must not run before the write.
+      DelayedCompletion completer(gate, std::chrono::milliseconds(40));
+      ASSERT_EQ(hkSetKernelArg(tail_, 0, sizeof(cl_mem), &src), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(tail_, 1, sizeof(cl_mem), &dst), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(tail_, 2, sizeof n, &n), CL_SUCCESS);
+      ASSERT_EQ(hkSetKernelArg(tail_, 3, sizeof add, &add), CL_SUCCESS);
+      ASSERT_EQ(hkEnqueueNDRangeKernel(q_, tail_, 1, nullptr, &kItems, &kLocal, 1, &written,
+                                       nullptr),
+                CL_SUCCESS);
+    }
+    std::vector<int> out(kItems);
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i)
+      ASSERT_EQ(out[i], h[kBig - 1 - i] + add) << "the launch ran before the write, i=" << i;
+    ASSERT_EQ(hkFinish(other), CL_SUCCESS);
+    hkReleaseEvent(written);
+    hkReleaseEvent(gate);
+  }
+  for (cl_mem b : {src, dst}) hkReleaseMemObject(b);
+  hkReleaseCommandQueue(other);
+}
+
+// As LaunchBehindCommandsGatedByUserEventDoesNotBlock, across queues: the wait list holds
+// the event of a write on another queue that waits for an incomplete user event.
+TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
+  const size_t big = size_t(kBig) * sizeof(int);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem src = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int));
+  std::vector<int> h(kBig);
+  for (int j = 0; j < kBig; ++j) h[j] = 5 * j - 3;
+  cl_event gate = clCreateUserEvent(ctx_, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_event written = nullptr, launched = nullptr;
+  int n = kBig, add = 11;
+  {
+    Watchdog watchdog(gate, std::chrono::milliseconds(3000));
+    ASSERT_EQ(hkEnqueueWriteBuffer(other, src, CL_FALSE, 0, big, h.data(), 1, &gate, &written),
+              CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(tail_, 0, sizeof(cl_mem), &src), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(tail_, 1, sizeof(cl_mem), &dst), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(tail_, 2, sizeof n, &n), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(tail_, 3, sizeof add, &add), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q_, tail_, 1, nullptr, &kItems, &kLocal, 1, &written,
+                                     &launched),
+              CL_SUCCESS);
+    watchdog.Returned();
+    EXPECT_FALSE(watchdog.Fired())
+        << "a launch blocked on another queue's command gated by an incomplete user event "
+           "(an application that completes the event after enqueueing would deadlock)";
+  }
+  clSetUserEventStatus(gate, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
+  ASSERT_EQ(hkWaitForEvents(1, &launched), CL_SUCCESS);
+  std::vector<int> out(kItems);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i)
+    ASSERT_EQ(out[i], h[kBig - 1 - i] + add) << "the launch ran before the write, i=" << i;
+  hkFinish(other);
+  for (cl_event e : {written, launched, gate}) hkReleaseEvent(e);
+  for (cl_mem b : {src, dst}) hkReleaseMemObject(b);
+  hkReleaseCommandQueue(other);
+}
+
 TEST_P(Ordering, DirectLaunchReturnsCompleteEvent) {
   cl_mem out = NewBuffer(kItems * sizeof(int));
   int v = 9;
