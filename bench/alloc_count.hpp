@@ -11,6 +11,9 @@
 //   path.run(n);
 //   std::uint64_t allocs = hkbench::AllocCounter::stop();   // made during run(n)
 //
+// HKBENCH_ALLOC_TRACE=N prints the call stack of the first N counted allocations to stderr
+// (addresses in libraries as lib.so(+offset): `addr2line -f -e lib.so offset`).
+//
 // Sanitizer builds (HK_SANITIZE) bring their own malloc; there the interposer is compiled
 // out (HKBENCH_NO_ALLOC_COUNT) and available() is false.
 #pragma once
