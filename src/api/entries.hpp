@@ -15,6 +15,8 @@
 
 #include "kernel/kernel_args.hpp"
 #include "launch/geometry.hpp"
+#include "launch/plan_cache.hpp"
+#include "launch/sampler.hpp"
 #include "launch/local_size.hpp"
 #include "pocl/probe.hpp"
 #include "program/program_image.hpp"
@@ -94,8 +96,10 @@ struct KernelEntry {
 
   // The launch path's cache: valid while `fast` is set.
   std::atomic<bool> fast{false};
-  launch::LaunchRequest request;
-  launch::Plan plan;
+  launch::PlanCache plans;
+  launch::LaunchRequest request;  // the last planned request (slow path, under mutex)
+  launch::Sampler sampler;
+  std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
 
   LaunchCounts counts;
 };

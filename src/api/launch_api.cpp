@@ -5,42 +5,48 @@
 // launchSlow(), which prepares, binds and plans, or hands the launch to PoCL's queue.
 #include <hostkernel/hostkernel.h>
 
+#include "api/profiling_events.hpp"
 #include "api/queue_sync.hpp"
 #include "api/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
-#include "launch/inline_runner.hpp"
+#include "base/config.hpp"
+#include "launch/executor.hpp"
 #include "launch/thread_state.hpp"
 #include "pocl/object_id.hpp"
 
 namespace hk::api {
 namespace {
 
-// Runs a kernel whose entry is fast (prepared, bound, planned) on the calling thread.
-// Returns false only if the thread's buffers cannot grow (out of memory).
-bool runInline(KernelEntry &k, launch::ThreadState &ts) {
-  const program::KernelImage &img = *k.image;
-  void **args = k.args.array();
-  if (k.args.hasLocals()) {
-    if (k.args.localBytes() > ts.local_capacity ||
-        k.args.arrayLength() > ts.scratch_capacity || k.args.localCount() > ts.slots_capacity)
-      if (!ts.reserve(k.args.localBytes(), k.args.arrayLength(), k.args.localCount()))
-        return false;
-    k.args.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
-    args = ts.scratch_args;
+// Runs a kernel whose entry is fast (prepared, bound, planned): on the team when the launch
+// is large or the kernel's launches have been slow, else on the calling thread. Counts the
+// path. Returns CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow.
+cl_int execute(KernelEntry &k, const launch::Plan &plan, launch::ThreadState &ts) {
+  launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size};
+  launch::Sampler &sampler = k.sampler;
+  const bool timed = sampler.shouldTime(plan.total_groups);
+  const std::uint64_t t0 = timed ? launch::nowNs() : 0;
+  std::uint64_t serial_ns = 0;
+  hk_path path = HK_PATH_INLINE;
+  if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1) {
+    // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
+    const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
+                       sampler.lastNs() >= launch::Sampler::kStealNs;
+    switch (launch::runOnTeam(body, steal, timed, &serial_ns)) {
+      case launch::TeamResult::Ran: path = HK_PATH_TEAM; break;
+      case launch::TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
+      case launch::TeamResult::NotRun: break;
+    }
   }
-  pocl::PoclContext pc = k.plan.pc;
-  pc.printf_buffer = ts.printf_buffer;
-  pc.printf_buffer_position = &ts.printf_position;
-  pc.printf_buffer_capacity = ts.printf_capacity;
-  ++ts.depth;
-  {
-    launch::FpModeScope fp(img.flush_denorms);
-    launch::runGroups(img.fn, args, pc, k.plan.total_groups);
+  if (path == HK_PATH_INLINE && !launch::runInline(body, ts)) return CL_OUT_OF_HOST_MEMORY;
+  if (timed) {
+    const std::uint64_t wall = launch::nowNs() - t0;
+    sampler.record(wall, path == HK_PATH_TEAM ? serial_ns : wall, plan.total_groups);
   }
-  --ts.depth;
-  if (ts.printf_position) ts.flushPrintf();
-  return true;
+  if (k.grid_changed.load(std::memory_order_relaxed))
+    k.grid_changed.store(false, std::memory_order_relaxed);
+  k.counts.add(path, HK_REASON_NONE);
+  return CL_SUCCESS;
 }
 
 // Gives the launch to PoCL and records why.
@@ -80,6 +86,8 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
   if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
+  LaunchTimes times;
+  if (event) times = LaunchTimes::begin();
   Registry &reg = registry();
   cl_int err = CL_SUCCESS;
   KernelEntry *k = reg.kernelEntry(kernel, &err);
@@ -94,6 +102,7 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
     return launchOnQueue(k, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset, global,
                          local, nwait, waits, event);
   }
+  launch::Plan plan;  // this launch's own: another thread may re-plan the kernel meanwhile
   auto toQueue = [&](hk_reason why) {
     return launchOnQueue(k, q, why, queue, kernel, dim, offset, global, local, nwait, waits,
                          event);
@@ -116,17 +125,21 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
           detail);
       if (why != HK_REASON_NONE) {
         k->args.markDirty();
+        logf(LogLevel::Info, "kernel '%s' uses PoCL's queue: %s", k->name.c_str(),
+             detail.c_str());
         return toQueue(why);
       }
     }
     launch::LaunchRequest r = launch::LaunchRequest::from(dim, offset, global, local);
-    launch::Plan plan;
     if (hk_reason why = launch::planLaunch(r, q->device->limits, k->image->meta->reqd_wg_size,
-                                           plan);
+                                           plan, config().inline_max_items);
         why != HK_REASON_NONE)
       return toQueue(why);
+    if (!r.sameAs(k->request.dim, k->request.offset, k->request.global,
+                  k->request.has_local ? k->request.local : nullptr))
+      k->grid_changed.store(true, std::memory_order_relaxed);
     k->request = r;
-    k->plan = plan;
+    k->plans.store(r, plan);
     k->fast.store(true, std::memory_order_release);
   }
   if (nwait) {
@@ -137,9 +150,9 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
   launch::ThreadState &ts = launch::threadState();
   if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
-  if (!runInline(*k, ts)) return toQueue(HK_REASON_LIMITS);
-  k->counts.add(HK_PATH_INLINE, HK_REASON_NONE);
-  return event ? completeEvent(*q, event) : CL_SUCCESS;
+  if (event) times.start = profilingClock();
+  if ((err = execute(*k, plan, ts)) != CL_SUCCESS) return err;
+  return event ? completeEvent(*q, event, &times) : CL_SUCCESS;
 }
 
 }  // namespace
@@ -156,14 +169,18 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
   KernelEntry *k = g_kernels.find(kernel);
   QueueEntry *q = g_queues.find(queue);
+  hk::launch::Plan plan;
   if (isEntry(k) && isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
       k->id == hk::pocl::objectId(kernel) && q->id == hk::pocl::objectId(queue) &&
       q->device == k->device && q->idle() && global &&
-      k->request.sameAs(dim, offset, global, local)) {
+      k->plans.lookup(dim, offset, global, local, plan)) {
     hk::launch::ThreadState &ts = hk::launch::threadState();
-    if (ts.ready && runInline(*k, ts)) {
-      k->counts.add(HK_PATH_INLINE, HK_REASON_NONE);
-      return event ? completeEvent(*q, event) : CL_SUCCESS;
+    if (ts.ready) {
+      if (!event) return execute(*k, plan, ts);
+      LaunchTimes times = LaunchTimes::begin();  // QUEUED; START just before the groups
+      times.start = profilingClock();
+      if (cl_int err = execute(*k, plan, ts); err != CL_SUCCESS) return err;
+      return completeEvent(*q, event, &times);
     }
   }
   return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);

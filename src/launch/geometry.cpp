@@ -16,7 +16,8 @@ LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
 }
 
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
-                     const std::array<std::uint64_t, 3> &reqd, Plan &plan) {
+                     const std::array<std::uint64_t, 3> &reqd, Plan &plan,
+                     std::size_t inline_max_items) {
   if (r.dim < 1 || r.dim > 3) return HK_REASON_INVALID_LAUNCH;
   for (int i = 0; i < 3; ++i) {
     // Zero sizes (a no-op in OpenCL 2+) and offsets that overflow are PoCL's to judge.
@@ -50,6 +51,7 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
     plan.total_groups *= plan.pc.num_groups[i];
   }
   plan.total_items = static_cast<std::uint64_t>(r.global[0]) * r.global[1] * r.global[2];
+  plan.team_sized = plan.total_groups > 1 && plan.total_items > inline_max_items;
   return HK_REASON_NONE;
 }
 

@@ -47,11 +47,13 @@ struct Plan {
   pocl::PoclContext pc{};      // printf fields are filled per thread
   std::uint64_t total_groups = 0;
   std::uint64_t total_items = 0;
+  bool team_sized = false;     // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
 };
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
-                     const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan);
+                     const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
+                     std::size_t inline_max_items = 8192);
 
 }  // namespace hk::launch

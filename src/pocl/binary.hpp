@@ -64,6 +64,7 @@ struct PoclBinary {
   std::string build_hash;   // program build hash (cache directory name)
   std::vector<FileRecord> program_files;  // root-level files (program.bc, ...)
   std::vector<KernelRecord> kernels;
+  std::size_t trailing_bytes = 0;  // after the last kernel record (ignored)
 
   bool flushDenorms() const { return (flags & 1u) != 0; }
   // CL_PROGRAM_BINARY_TYPE_* of the serialized program (4: executable).

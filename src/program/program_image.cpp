@@ -79,6 +79,14 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
   if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
     return nullptr;
+  if (img->binary_.trailing_bytes > (std::size_t{1} << 20)) {
+    // Keep only what PoCL wrote (see PoclBinary::trailing_bytes); parse the copy again
+    // because the records point into the buffer.
+    img->bytes_.resize(img->bytes_.size() - img->binary_.trailing_bytes);
+    img->bytes_.shrink_to_fit();
+    if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
+      return nullptr;
+  }
   return img;
 }
 

@@ -35,9 +35,12 @@ struct alignas(64) Team::Slot {
 
 namespace {
 
+// Parks until woken, or for at most 2 ms: every waiter re-checks its condition after a
+// wait, so a missed wake-up costs at most that delay, never a hang.
 void futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
+  timespec limit{0, 2'000'000};
   syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE, expected,
-          nullptr, nullptr, 0);
+          &limit, nullptr, 0);
 }
 
 void futexWake(std::atomic<std::uint32_t> &word, int count) {

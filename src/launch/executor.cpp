@@ -1,0 +1,71 @@
+#include "launch/executor.hpp"
+
+#include <atomic>
+
+#include "launch/sampler.hpp"
+#include "team/team.hpp"
+
+namespace hk::launch {
+namespace {
+
+struct TeamLaunch {
+  const LaunchBody *body;
+  bool timed;
+  std::atomic<bool> failed{false};
+  std::atomic<std::uint64_t> busy_ns{0};
+};
+
+// Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
+// the first group's coordinates, then counters.
+void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thread*/) {
+  auto &launch = *static_cast<TeamLaunch *>(ctx);
+  const LaunchBody &b = *launch.body;
+  ThreadState &ts = threadState();
+  if (!ts.ready) ts.setUp(b.printf_capacity);
+  void **args = threadArgs(b, ts);
+  if (!args) {  // out of memory on this thread: nothing sensible to do but report
+    launch.failed.store(true, std::memory_order_relaxed);
+    return;
+  }
+  pocl::PoclContext pc = b.plan->pc;
+  pc.printf_buffer = ts.printf_buffer;
+  pc.printf_buffer_position = &ts.printf_position;
+  pc.printf_buffer_capacity = ts.printf_capacity;
+  const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1];
+  std::uint64_t x = begin % nx, rest = begin / nx;
+  std::uint64_t y = rest % ny, z = rest / ny;
+  const std::uint64_t t0 = launch.timed ? nowNs() : 0;
+  ++ts.depth;
+  {
+    FpModeScope fp(b.image->flush_denorms);
+    for (std::uint64_t g = begin; g < end; ++g) {
+      b.image->fn(args, &pc, x, y, z);
+      if (++x == nx) {
+        x = 0;
+        if (++y == ny) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+  }
+  --ts.depth;
+  if (launch.timed) launch.busy_ns.fetch_add(nowNs() - t0, std::memory_order_relaxed);
+  if (ts.printf_position) ts.flushPrintf();
+}
+
+}  // namespace
+
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns) {
+  ThreadState &ts = threadState();
+  if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
+  team::Team &team = team::Team::instance();
+  TeamLaunch launch{&b, timed};
+  team::Job job{runRange, &launch, b.plan->total_groups, steal};
+  if (!team.run(job)) return TeamResult::NotRun;
+  *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
+  return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory
+                                                       : TeamResult::Ran;
+}
+
+}  // namespace hk::launch

@@ -1,0 +1,66 @@
+// Runs the work-groups of a planned launch: all on the calling thread (runInline), or split
+// over the thread team (runOnTeam), each thread with its own local memory and printf
+// buffer (ThreadState).
+//
+//   LaunchBody body{&image, &args, &plan, printf_capacity};
+//   if (!teamWanted || !runOnTeam(body, steal)) runInline(body, threadState());
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel/kernel_args.hpp"
+#include "launch/geometry.hpp"
+#include "launch/inline_runner.hpp"
+#include "launch/thread_state.hpp"
+#include "program/program_image.hpp"
+
+namespace hk::launch {
+
+struct LaunchBody {
+  const program::KernelImage *image;
+  kernel::KernelArgs *args;
+  const Plan *plan;
+  std::size_t printf_capacity;
+};
+
+// The argument array for this thread: the kernel's own, or, with __local memory, a copy
+// pointing into the thread's arena. Null only when the thread's buffers cannot grow.
+inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
+  kernel::KernelArgs &a = *b.args;
+  if (!a.hasLocals()) return a.array();
+  if (a.localBytes() > ts.local_capacity || a.arrayLength() > ts.scratch_capacity ||
+      a.localCount() > ts.slots_capacity)
+    if (!ts.reserve(a.localBytes(), a.arrayLength(), a.localCount())) return nullptr;
+  a.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
+  return ts.scratch_args;
+}
+
+// Every group on the calling thread. False only when out of memory.
+inline bool runInline(const LaunchBody &b, ThreadState &ts) {
+  void **args = threadArgs(b, ts);
+  if (!args) return false;
+  pocl::PoclContext pc = b.plan->pc;
+  pc.printf_buffer = ts.printf_buffer;
+  pc.printf_buffer_position = &ts.printf_position;
+  pc.printf_buffer_capacity = ts.printf_capacity;
+  ++ts.depth;
+  {
+    FpModeScope fp(b.image->flush_denorms);
+    runGroups(b.image->fn, args, pc, b.plan->total_groups);
+  }
+  --ts.depth;
+  if (ts.printf_position) ts.flushPrintf();
+  return true;
+}
+
+enum class TeamResult { NotRun, Ran, OutOfMemory };
+
+// Splits the groups over the team (the caller is thread 0). NotRun, with nothing run, when
+// the team is busy or the caller is a team thread or inside a launch: the caller then runs
+// the launch inline. OutOfMemory when a thread could not get its __local arena (its
+// groups did not run). With `timed`, *serial_ns is the thread time spent in work-groups,
+// summed over the team.
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns);
+
+}  // namespace hk::launch
