@@ -1,0 +1,12 @@
+# integration.faults_unload: the "library unloaded while idle" part of faults_test.cpp,
+# built without linking libhostkernel (which it dlopens and dlcloses itself; a linked copy
+# would never be unloaded).
+add_executable(faults_unload ${CMAKE_CURRENT_LIST_DIR}/faults_test.cpp)
+target_include_directories(faults_unload PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(faults_unload PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main
+  Threads::Threads ${CMAKE_DL_LIBS})
+target_compile_definitions(faults_unload PRIVATE HK_FAULTS_UNLOAD
+  HK_LIBHOSTKERNEL="$<TARGET_FILE:hostkernel>")
+add_dependencies(faults_unload hostkernel)
+add_test(NAME integration.faults_unload COMMAND faults_unload)
+
