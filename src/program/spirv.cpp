@@ -17,7 +17,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdlib>
 #include <cstring>
+#include <new>
+#include <new>
 
 namespace hk::program {
 namespace {
@@ -75,12 +78,62 @@ bool readAll(int fd, std::string &out, std::size_t limit) {
   return true;
 }
 
+// A malformed module can make LLVMSPIRVLib allocate without bound (a 4.6 KB module grew
+// the child to 16.8 GB within the timeout). The child's address space is capped at what
+// it has when it starts (the application's mappings, inherited) plus this much.
+constexpr std::uint64_t kTranslatorMemory = std::uint64_t{2} << 30;
+
+void limitChildMemory() {
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[64];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return;
+  buf[n] = '\0';
+  const std::uint64_t pages = std::strtoull(buf, nullptr, 10);  // first field: VmSize
+  const long page = sysconf(_SC_PAGESIZE);
+  if (pages == 0 || page <= 0) return;
+  const rlim_t limit = static_cast<rlim_t>(pages * static_cast<std::uint64_t>(page) +
+                                           kTranslatorMemory);
+  struct rlimit r{limit, limit};
+  setrlimit(RLIMIT_AS, &r);
+}
+
 // Status bytes the child writes to the pipe before it exits.
 constexpr char kChildOk = 'K';
 constexpr char kChildError = 'E';
 
+// Set in the child only: exit() called by the library ends the child at once.
+bool g_translating_child = false;
+
+void childAtExit() {
+  if (!g_translating_child) return;
+  const char text[] = "(the translator called exit())\n";
+  (void)!write(STDERR_FILENO, text, sizeof text - 1);
+  _exit(detail::kChildExitCalledExit);
+}
+
+void childOutOfMemory() {
+  const char text[] = "out of memory\n";
+  (void)!write(STDERR_FILENO, text, sizeof text - 1);
+  _exit(detail::kChildExitOutOfMemory);
+}
+
+// The child's address space now (bytes), from /proc/self/statm; 0 if unknown.
+std::size_t addressSpaceSize() {
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[128] = {};
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  return static_cast<std::size_t>(std::strtoull(buf, nullptr, 10)) *
+         static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
 [[noreturn]] void childMain(std::span<const std::uint8_t> spirv, int out_fd, int log_fd,
-                            int status_fd) {
+                            int status_fd, std::size_t memory_limit) {
   // A crash here is expected on malformed input: no core file, no inherited crash
   // handlers (a test framework's, a sanitizer's, LLVM's stack printer), and stderr (where
   // assertions print) goes to the log the parent reads.
@@ -89,22 +142,32 @@ constexpr char kChildError = 'E';
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS})
     signal(sig, SIG_DFL);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  // The application's unflushed stdout is in this child too: drop the copy (the parent
-  // writes it), and send anything the translator prints to the log as well, so that no
-  // flush here can write the application's output a second time.
-  __fpurge(stdout);
-  dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
-  detail::installChildFatalErrorHandler();
-  // LLVMSPIRVLib reports some malformed modules by calling exit(<SPIRV error code>). In
-  // this child that would run the application's atexit handlers (and flush its other
-  // stdio streams). Handlers run last-registered first, so this one ends the child
-  // before any of them.
-  on_exit([](int status, void *) { _exit(status); }, nullptr);
+  // Some malformed modules make the library allocate without bound.
+  if (std::size_t now = addressSpaceSize()) {
+    struct rlimit as{now + memory_limit, now + memory_limit};
+    setrlimit(RLIMIT_AS, &as);
+  }
+  std::set_new_handler(childOutOfMemory);
+  detail::installChildErrorHandlers();
+  // The library reports errors with exit(): registered last, this handler runs first and
+  // ends the child before the parent's atexit handlers and static destructors would run
+  // here (and before stdio would flush the parent's pending output a second time).
+  g_translating_child = true;
+  std::atexit(childAtExit);
+
+  limitChildMemory();
 
   std::vector<std::uint8_t> bitcode;
   std::string error;
-  bool ok = detail::translateSpirvWithLlvm(spirv, bitcode, error);
+  bool ok = false;
+  try {
+    ok = detail::translateSpirvWithLlvm(spirv, bitcode, error);
+  } catch (const std::bad_alloc &) {
+    bitcode.clear();
+    error = "malformed SPIR-V: the translator ran out of memory (limit " +
+            std::to_string(kTranslatorMemory >> 20) + " MiB)";
+  }
   bool written = ok ? writeAll(out_fd, bitcode.data(), bitcode.size())
                     : writeAll(out_fd, error.data(), error.size());
   char status = ok ? kChildOk : kChildError;
@@ -152,7 +215,8 @@ class Fd {
 };
 
 bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uint8_t> &bitcode,
-                       std::string &error, std::chrono::milliseconds timeout) {
+                       std::string &error, std::chrono::milliseconds timeout,
+                       std::size_t memory_limit) {
   Fd out(memfd_create("hostkernel-spirv-out", MFD_CLOEXEC));
   Fd log(memfd_create("hostkernel-spirv-log", MFD_CLOEXEC));
   int pipe_fds[2];
@@ -167,7 +231,7 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
     error = std::string("cannot start the SPIR-V translator: fork: ") + std::strerror(errno);
     return false;
   }
-  if (pid == 0) childMain(spirv, out.get(), log.get(), status_write.get());
+  if (pid == 0) childMain(spirv, out.get(), log.get(), status_write.get(), memory_limit);
   status_write.reset();
 
   // Wait for the child's status byte, or for EOF when it dies.
@@ -224,13 +288,27 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
   std::string text;
   readAll(log.get(), text, 64 * 1024);
   std::string reason = crashReason(text);
-  std::string how = waited == pid && WIFSIGNALED(wstatus)
-                        ? "crashed (" + signalName(WTERMSIG(wstatus)) + ")"
-                    : waited == pid && WIFEXITED(wstatus)
-                        ? "exited with status " + std::to_string(WEXITSTATUS(wstatus))
-                        : "died";
-  error = "malformed SPIR-V: the translator " + how;
-  if (!reason.empty()) error += ": " + reason;
+  auto with = [&reason](std::string what) { return reason.empty() ? what : what + ": " + reason; };
+  if (waited == pid && WIFEXITED(wstatus)) {
+    switch (WEXITSTATUS(wstatus)) {
+      case detail::kChildExitOutOfMemory:
+        error = "malformed SPIR-V: the translator ran out of memory (limit " +
+                std::to_string(memory_limit >> 20) + " MiB)";
+        return false;
+      case detail::kChildExitCalledExit:
+      case detail::kChildExitFatal:
+        error = with("SPIR-V translation failed");
+        return false;
+      default:
+        error = with("malformed SPIR-V: the translator exited with status " +
+                     std::to_string(WEXITSTATUS(wstatus)));
+        return false;
+    }
+  }
+  error = with(waited == pid && WIFSIGNALED(wstatus)
+                   ? "malformed SPIR-V: the translator crashed (" +
+                         signalName(WTERMSIG(wstatus)) + ")"
+                   : "malformed SPIR-V: the translator died");
   return false;
 }
 
@@ -349,7 +427,8 @@ bool spirvToSpirBitcode(std::span<const std::uint8_t> spirv, std::vector<std::ui
   bitcode.clear();
   error.clear();
   if (!checkSpirvStructure(spirv, error)) return false;
-  bool ok = options.isolate ? translateIsolated(spirv, bitcode, error, options.timeout)
+  bool ok = options.isolate ? translateIsolated(spirv, bitcode, error, options.timeout,
+                                                options.memory_limit)
                             : detail::translateSpirvWithLlvm(spirv, bitcode, error);
   if (!ok) bitcode.clear();
   return ok;

@@ -8,7 +8,7 @@
 //   const unsigned char *p = bc.data(); size_t n = bc.size();
 //   clCreateProgramWithBinary(ctx, 1, &dev, &n, &p, &status, &e);   // then clBuildProgram
 //
-// The translation is LLVMSPIRVLib 15's reader (llvm::readSpirv) plus three fixes that make
+// The translation is LLVMSPIRVLib 15's reader (llvm::readSpirv) plus four fixes that make
 // PoCL treat the module as it treats the same kernels built from source:
 //  - `!spirv.Source` is removed: with it PoCL makes every addrspace(3) global an automatic
 //    local of every kernel. Without it PoCL recognises a kernel's locals by their name,
@@ -16,14 +16,20 @@
 //    (the metadata stays when a local cannot be attributed to exactly one kernel);
 //  - kernels get `kernel_arg_name` metadata from their argument names, when the SPIR-V
 //    has them (clang -cl-kernel-arg-info), so clGetKernelArgInfo can answer names;
+//  - calls to mad() become llvm.fmuladd: clang's a*b+c contraction reaches SPIR-V as
+//    OpenCL.std mad, which PoCL implements unfused, while from source PoCL fuses the same
+//    expression where the CPU has FMA (an explicit mad() call is then fused too: allowed,
+//    mad's rounding is implementation-defined, but not bit-equal to PoCL from source);
 //  - the triple is spir64-unknown-unknown (32-bit SPIR-V is rejected).
 // The result is checked with LLVM's verifier before it is returned.
 //
 // Bad input never crashes the caller. The header and the instruction stream are checked
 // first (size, magic number, word counts); the translation itself then runs in a forked
-// child, because Debian's LLVMSPIRVLib 15 is built with assertions and aborts, crashes or
-// loops on many malformed modules. A child that dies or overruns the time limit is an
-// error with the reason ("the SPIR-V translator aborted: <assertion>").
+// child, because Debian's LLVMSPIRVLib 15 is built with assertions and aborts, crashes,
+// loops or allocates without bound on many malformed modules, and reports even ordinary
+// errors (an unknown extension) by calling exit(). The child has a memory limit and a time
+// limit; a child that dies, exits, runs out of memory or time is an error with the reason
+// ("malformed SPIR-V: the translator crashed (SIGABRT): <assertion>").
 #pragma once
 
 #include <chrono>
@@ -35,11 +41,15 @@
 namespace hk::program {
 
 struct SpirvTranslateOptions {
-  // Translate in a forked child (the default). In process is ~1 ms faster, for input
-  // known to be well formed; malformed input then aborts the process.
+  // Translate in a forked child (the default). In process is a few ms faster, for input
+  // known to be good: any translation error then ends the process (the library calls
+  // exit() or abort()).
   bool isolate = true;
   // Time allowed to the child; it is killed after that.
   std::chrono::milliseconds timeout{60000};
+  // Memory the child may map beyond what it inherits (RLIMIT_AS); valid modules need a
+  // few tens of MiB.
+  std::size_t memory_limit = std::size_t{2} << 30;
 };
 
 // Translates a SPIR-V module (binary, little-endian) to SPIR bitcode that PoCL 3.1 accepts.
@@ -58,8 +68,12 @@ namespace detail {
 // code that includes LLVM headers.
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
                             std::vector<std::uint8_t> &bitcode, std::string &error);
-// Makes LLVM's fatal errors end the (child) process with _exit instead of exit().
-void installChildFatalErrorHandler();
+// How the child ends when it does not return a result (its exit status).
+inline constexpr int kChildExitFatal = 70;        // LLVM fatal error (message on stderr)
+inline constexpr int kChildExitOutOfMemory = 71;  // allocation failed under the limit
+inline constexpr int kChildExitCalledExit = 72;   // the library called exit()
+// Makes LLVM's fatal and out-of-memory errors end the (child) process with _exit.
+void installChildErrorHandlers();
 }  // namespace detail
 
 }  // namespace hk::program

@@ -7,7 +7,10 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instruction.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -104,19 +107,58 @@ void addArgNames(llvm::Module &m) {
   }
 }
 
+// clang turns a*b+c into llvm.fmuladd (FP_CONTRACT is on by default in OpenCL C) and the
+// SPIR-V writer turns fmuladd into OpenCL.std `mad`, which comes back as a call to mad().
+// PoCL implements mad() unfused, while from source the same fmuladd is fused wherever the
+// CPU has FMA: run every mad as llvm.fmuladd, as the source program does. (A kernel that
+// calls mad() explicitly then gets the fused result from SPIR-V and PoCL's unfused one
+// from source; mad's rounding is implementation-defined, so both are correct.)
+void madToFmuladd(llvm::Module &m) {
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Function &f : m.functions()) {
+    if (!f.isDeclaration() || !f.getName().startswith("_Z3mad")) continue;
+    llvm::Type *ty = f.getReturnType();
+    if (!ty->isFPOrFPVectorTy() || f.arg_size() != 3) continue;
+    bool same = true;
+    for (llvm::Argument &a : f.args()) same = same && a.getType() == ty;
+    if (!same) continue;
+    for (llvm::User *u : f.users())
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(u))
+        if (call->getCalledFunction() == &f) calls.push_back(call);
+  }
+  for (llvm::CallInst *call : calls) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value *fused = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {call->getType()},
+                                           {call->getArgOperand(0), call->getArgOperand(1),
+                                            call->getArgOperand(2)});
+    call->replaceAllUsesWith(fused);
+    call->eraseFromParent();
+  }
+}
+
+void writeStderr(const char *text) {
+  (void)!write(STDERR_FILENO, text, std::strlen(text));
+}
+
 void childFatalError(void *, const char *reason, bool) {
-  const char prefix[] = "LLVM ERROR: ";
-  (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
-  (void)!write(STDERR_FILENO, reason, std::strlen(reason));
-  (void)!write(STDERR_FILENO, "\n", 1);
-  _exit(70);
+  writeStderr("LLVM ERROR: ");
+  writeStderr(reason);
+  writeStderr("\n");
+  _exit(kChildExitFatal);
+}
+
+void childOutOfMemory(void *, const char *, bool) {
+  writeStderr("out of memory\n");
+  _exit(kChildExitOutOfMemory);
 }
 
 }  // namespace
 
-void installChildFatalErrorHandler() {
+void installChildErrorHandlers() {
   llvm::remove_fatal_error_handler();
   llvm::install_fatal_error_handler(childFatalError, nullptr);
+  llvm::remove_bad_alloc_error_handler();
+  llvm::install_bad_alloc_error_handler(childOutOfMemory, nullptr);
 }
 
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
@@ -144,6 +186,7 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
   m->setTargetTriple(kSpirTriple);
   attributeLocals(*m);
   addArgNames(*m);
+  madToFmuladd(*m);
 
   std::string problems;
   llvm::raw_string_ostream verify_out(problems);

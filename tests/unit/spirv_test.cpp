@@ -88,6 +88,22 @@ Bytes returnOutsideFunction(const Bytes &spv) {
   return bad;
 }
 
+// The module with an OpExtension the library does not know inserted after its
+// capabilities: the library reports it by calling exit().
+Bytes withUnknownExtension(const Bytes &spv) {
+  std::size_t at = findOp(spv, 11 /*OpExtInstImport*/);
+  std::string name = "SPV_HK_not_an_extension";
+  Bytes text(name.begin(), name.end());
+  text.resize((text.size() / 4 + 1) * 4, 0);  // NUL-terminated, whole words
+  std::uint32_t head = static_cast<std::uint32_t>(1 + text.size() / 4) << 16 | 10 /*OpExtension*/;
+  Bytes bad(spv.begin(), spv.begin() + 4 * at);
+  bad.insert(bad.end(), reinterpret_cast<const std::uint8_t *>(&head),
+             reinterpret_cast<const std::uint8_t *>(&head) + 4);
+  bad.insert(bad.end(), text.begin(), text.end());
+  bad.insert(bad.end(), spv.begin() + 4 * at, spv.end());
+  return bad;
+}
+
 bool isBitcode(const Bytes &b) {
   return b.size() > 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE;
 }
@@ -243,6 +259,17 @@ TEST(SpirvTranslate, CrashOfTheTranslatorIsReportedWithItsAssertion) {
   EXPECT_NE(r.error.find("Assertion"), std::string::npos) << r.error;
 }
 
+// LLVMSPIRVLib reports ordinary errors by calling exit(): in the child that is an error
+// result with the library's message.
+TEST(SpirvTranslate, LibraryCallingExitIsAnError) {
+  Result r = translate(withUnknownExtension(corpus("axpy.spv")));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.bitcode.empty());
+  EXPECT_NE(r.error.find("SPIR-V translation failed"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("unknown extension 'SPV_HK_not_an_extension'"), std::string::npos)
+      << r.error;
+}
+
 TEST(SpirvTranslate, RandomCorruptionNeverCrashesTheCaller) {
   Bytes spv = corpus("axpy.spv");
   std::mt19937 rng(20240611);
@@ -293,7 +320,7 @@ TEST(SpirvTranslate, WorksWhenTheApplicationIgnoresSigchld) {
 }
 
 // The child must not flush the parent's stdio buffers (it ends with _exit, also when it
-// crashes): output pending in the caller's buffer appears once.
+// crashes or the library calls exit()): output pending in the caller's buffer appears once.
 TEST(SpirvTranslate, ChildDoesNotDuplicatePendingOutput) {
   FILE *f = std::tmpfile();
   ASSERT_NE(f, nullptr);
@@ -302,8 +329,9 @@ TEST(SpirvTranslate, ChildDoesNotDuplicatePendingOutput) {
   std::fputs("pending;", f);
   Bytes bad = corpus("axpy.spv");
   bad.resize(bad.size() / 2 / 4 * 4);
-  translate(corpus("axpy.spv"));
-  translate(bad);
+  translate(corpus("axpy.spv"));                             // success: _exit
+  translate(bad);                                            // abort
+  translate(withUnknownExtension(corpus("axpy.spv")));       // the library's exit()
   std::fflush(f);
   std::rewind(f);
   char text[64] = {};
