@@ -78,28 +78,6 @@ bool readAll(int fd, std::string &out, std::size_t limit) {
   return true;
 }
 
-// A malformed module can make LLVMSPIRVLib allocate without bound (a 4.6 KB module grew
-// the child to 16.8 GB within the timeout). The child's address space is capped at what
-// it has when it starts (the application's mappings, inherited) plus this much.
-constexpr std::uint64_t kTranslatorMemory = std::uint64_t{2} << 30;
-
-void limitChildMemory() {
-  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char buf[64];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return;
-  buf[n] = '\0';
-  const std::uint64_t pages = std::strtoull(buf, nullptr, 10);  // first field: VmSize
-  const long page = sysconf(_SC_PAGESIZE);
-  if (pages == 0 || page <= 0) return;
-  const rlim_t limit = static_cast<rlim_t>(pages * static_cast<std::uint64_t>(page) +
-                                           kTranslatorMemory);
-  struct rlimit r{limit, limit};
-  setrlimit(RLIMIT_AS, &r);
-}
-
 // Status bytes the child writes to the pipe before it exits.
 constexpr char kChildOk = 'K';
 constexpr char kChildError = 'E';
@@ -142,6 +120,12 @@ std::size_t addressSpaceSize() {
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS})
     signal(sig, SIG_DFL);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The application's unflushed stdout is in this child too. Any output to std::cerr
+  // flushes std::cout (tied), i.e. stdio's stdout, and the library reports errors on
+  // std::cerr: drop the copy (the parent writes it) and send the child's stdout to the
+  // log as well, so that nothing here writes the application's output a second time.
+  __fpurge(stdout);
+  dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
   // Some malformed modules make the library allocate without bound.
   if (std::size_t now = addressSpaceSize()) {
@@ -156,18 +140,9 @@ std::size_t addressSpaceSize() {
   g_translating_child = true;
   std::atexit(childAtExit);
 
-  limitChildMemory();
-
   std::vector<std::uint8_t> bitcode;
   std::string error;
-  bool ok = false;
-  try {
-    ok = detail::translateSpirvWithLlvm(spirv, bitcode, error);
-  } catch (const std::bad_alloc &) {
-    bitcode.clear();
-    error = "malformed SPIR-V: the translator ran out of memory (limit " +
-            std::to_string(kTranslatorMemory >> 20) + " MiB)";
-  }
+  bool ok = detail::translateSpirvWithLlvm(spirv, bitcode, error);
   bool written = ok ? writeAll(out_fd, bitcode.data(), bitcode.size())
                     : writeAll(out_fd, error.data(), error.size());
   char status = ok ? kChildOk : kChildError;
