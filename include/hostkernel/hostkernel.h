@@ -205,7 +205,7 @@ typedef enum hk_reason {
   HK_REASON_ARG_KIND,           /* image, sampler or pipe argument */
   HK_REASON_ARG_UNSET,          /* an argument not set through hostkernel (PoCL checks it) */
   HK_REASON_INVALID_LAUNCH,     /* PoCL reports the error (unset argument, bad sizes, ...) */
-  HK_REASON_USER_EVENT,         /* the wait list holds an incomplete user event */
+  HK_REASON_USER_EVENT,         /* the wait list (or the queue) holds an incomplete event */
   HK_REASON_STACK,              /* the work-group would not fit the thread's stack */
   HK_REASON_LIMITS,             /* too many arguments or objects for the direct path */
   HK_REASON_COUNT

@@ -86,6 +86,11 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
   if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
+  // PoCL 3.1 accepts a zero local size in dimensions 2 and 3 and then divides by it on
+  // its worker thread (a zero in the first dimension it handles itself).
+  if (local && dim >= 2 && dim <= 3 && global)
+    for (cl_uint i = 1; i < dim; ++i)
+      if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
   LaunchTimes times;
   if (event) times = LaunchTimes::begin();
   Registry &reg = registry();
@@ -109,7 +114,7 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   };
   if (!q->direct) return toQueue(q->reason);
   if (dim < 1 || dim > 3 || !global) return toQueue(HK_REASON_INVALID_LAUNCH);
-  if (hasPendingUserEvent(nwait, waits)) {
+  if (hasIncompleteUserEvent(nwait, waits) || (nwait && !awaitWaitList(nwait, waits))) {
     q->addBlockers(nwait, waits);  // PoCL will hold this launch until they complete
     return toQueue(HK_REASON_USER_EVENT);
   }

@@ -1,5 +1,7 @@
 #include "api/queue_sync.hpp"
 
+#include <unistd.h>
+
 #include "base/next.hpp"
 
 namespace hk::api {
@@ -18,27 +20,55 @@ bool waitListValid(cl_uint num_events, const cl_event *events) {
   return !(num_events > 0 && events == nullptr);
 }
 
-bool hasPendingUserEvent(cl_uint num_events, const cl_event *events) {
-  if (!events) return false;
-  for (cl_uint i = 0; i < num_events; ++i) {
-    cl_command_type type = 0;
+namespace {
+
+// -1: an event failed; 0: some not complete; 1: all complete.
+int waitListState(cl_uint n, const cl_event *events, bool user_only) {
+  int state = 1;
+  for (cl_uint i = 0; i < n; ++i) {
     cl_int status = CL_COMPLETE;
-    if (next().clGetEventInfo(events[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type,
-                              nullptr) != CL_SUCCESS)
-      continue;  // an invalid event: PoCL reports it
-    if (type != CL_COMMAND_USER) continue;
-    if (next().clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                              &status, nullptr) == CL_SUCCESS &&
-        status > CL_COMPLETE)
-      return true;
+    cl_command_type type = CL_COMMAND_USER;
+    if (!events[i] ||
+        next().clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                              &status, nullptr) != CL_SUCCESS)
+      continue;  // PoCL reports invalid events
+    if (user_only && status > CL_COMPLETE &&
+        next().clGetEventInfo(events[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type,
+                              nullptr) == CL_SUCCESS &&
+        type != CL_COMMAND_USER)
+      continue;
+    if (status < 0) return -1;
+    if (status > CL_COMPLETE) state = 0;
   }
-  return false;
+  return state;
+}
+
+}  // namespace
+
+bool hasIncompleteEvent(cl_uint num_events, const cl_event *events) {
+  return events && waitListState(num_events, events, false) == 0;
+}
+
+bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events) {
+  return events && waitListState(num_events, events, true) == 0;
+}
+
+bool awaitWaitList(cl_uint num_events, const cl_event *events) {
+  // Commands of PoCL's queues normally finish within microseconds to milliseconds; one
+  // held back by a user event (directly or through other commands) never does while this
+  // thread waits. Poll with growing pauses for up to ~50 ms, then give up.
+  for (unsigned pause_us = 1, waited = 0; waited < 50'000; waited += pause_us, pause_us *= 2) {
+    if (waitListState(num_events, events, false) != 0) return true;
+    if (pause_us > 10'000) pause_us = 10'000;
+    usleep(pause_us);
+  }
+  return waitListState(num_events, events, false) != 0;
 }
 
 void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events,
                   bool blocking) {
   std::uint64_t mine = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
-  if (num_events && hasPendingUserEvent(num_events, events)) q.addBlockers(num_events, events);
+  if (num_events && hasIncompleteUserEvent(num_events, events)) q.addBlockers(num_events, events);
   if (blocking && q.in_order) q.completedUpTo(mine);
 }
 

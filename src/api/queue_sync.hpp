@@ -18,8 +18,15 @@ cl_int drainQueue(QueueEntry &q);
 // CL_INVALID_EVENT_WAIT_LIST: a NULL list with a nonzero count.
 bool waitListValid(cl_uint num_events, const cl_event *events);
 
-// True if the wait list holds a user event that is not complete yet.
-bool hasPendingUserEvent(cl_uint num_events, const cl_event *events);
+// True if the wait list holds an event that is not complete yet. Waiting for it could
+// block forever (it may hang on a user event, directly or through other commands), so
+// such a launch goes to PoCL's queue, which waits without blocking the caller.
+bool hasIncompleteEvent(cl_uint num_events, const cl_event *events);
+bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
+
+// Waits a bounded time (~50 ms) for every event of the list to finish; false if one has
+// not (the launch then goes to PoCL's queue, which waits without blocking the caller).
+bool awaitWaitList(cl_uint num_events, const cl_event *events);
 
 // Records a command given to PoCL. `blocking`: it has completed when the call returned
 // (so, on an in-order queue, has everything before it).

@@ -29,10 +29,11 @@ QueueEntry::~QueueEntry() {
 void QueueEntry::addBlockers(cl_uint n, const cl_event *events) {
   std::lock_guard lock(blockers_mutex);
   for (cl_uint i = 0; i < n; ++i) {
-    cl_command_type type = 0;
-    if (next().clGetEventInfo(events[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type,
-                              nullptr) == CL_SUCCESS &&
-        type == CL_COMMAND_USER && next().clRetainEvent(events[i]) == CL_SUCCESS)
+    cl_int status = CL_COMPLETE;
+    if (events[i] &&
+        next().clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                              &status, nullptr) == CL_SUCCESS &&
+        status > CL_COMPLETE && next().clRetainEvent(events[i]) == CL_SUCCESS)
       blockers.push_back(events[i]);
   }
   blocked.store(true, std::memory_order_release);

@@ -45,7 +45,7 @@ const char *hkReasonString(hk_reason reason) {
     case HK_REASON_ARG_KIND: return "image, sampler or pipe argument";
     case HK_REASON_ARG_UNSET: return "argument not set through hostkernel";
     case HK_REASON_INVALID_LAUNCH: return "invalid launch (PoCL reports the error)";
-    case HK_REASON_USER_EVENT: return "waits for an incomplete user event";
+    case HK_REASON_USER_EVENT: return "waits for an event not yet complete";
     case HK_REASON_STACK: return "work-group too large for the thread's stack";
     case HK_REASON_LIMITS: return "beyond hostkernel's limits";
     default: return "unknown";
