@@ -75,7 +75,9 @@ struct Cl {
 // memory, so a direct launch's result can be read there without a PoCL command (which a
 // fork child could not run: PoCL's worker threads are not in the child).
 struct HostBuffer {
-  explicit HostBuffer(size_t n) : n(n), host(static_cast<int *>(std::aligned_alloc(4096, n * 4))) {}
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  explicit HostBuffer(size_t n)
+      : n(n), host(static_cast<int *>(std::aligned_alloc(4096, (n * 4 + 4095) / 4096 * 4096))) {}
   ~HostBuffer() { std::free(host); }
   size_t n;
   int *host;
