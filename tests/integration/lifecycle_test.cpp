@@ -694,12 +694,17 @@ TEST_P(Ordering, DirectLaunchesOrderWithWriteCopyMapAndReadCommands) {
       const cl_ulong launches[3] = {2, 1, 1};
       for (int i = 0; i < 3; ++i) {
         hk_launch_counts c = Counts(kernels[i]);
-        // Direct: on this thread, or on the team once the kernel's launches look slow.
-        EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM] -
-                      before[i].by_path[HK_PATH_INLINE] - before[i].by_path[HK_PATH_TEAM],
-                  launches[i])
-            << "kernel " << i << ": " << Describe(c);
-        EXPECT_EQ(c.by_path[HK_PATH_QUEUE], before[i].by_path[HK_PATH_QUEUE])
+        // Direct (inline or team), except a launch whose wait list was still running after
+        // hostkernel's bounded wait (a loaded machine): that one goes to PoCL's queue with
+        // reason USER_EVENT. Which one happens depends on timing; the results above do not.
+        const cl_ulong direct = c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM] -
+                                before[i].by_path[HK_PATH_INLINE] -
+                                before[i].by_path[HK_PATH_TEAM];
+        const cl_ulong queued = c.by_path[HK_PATH_QUEUE] - before[i].by_path[HK_PATH_QUEUE];
+        const cl_ulong waited = c.by_reason[HK_REASON_USER_EVENT] -
+                                before[i].by_reason[HK_REASON_USER_EVENT];
+        EXPECT_EQ(direct + queued, launches[i]) << "kernel " << i << ": " << Describe(c);
+        EXPECT_EQ(queued, waited)
             << "kernel " << i << ": " << Describe(c);
       }
     }
