@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config
   pocl-opencl-icd libpocl-dev ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
   libhwloc-dev libgtest-dev libbenchmark-dev
-  clang-15 llvm-spirv-15 libllvmspirvlib-15-dev
+  clang-15 llvm-15-dev llvm-spirv-15 libllvmspirvlib-15-dev
   valgrind clinfo
 )
 
@@ -23,4 +23,4 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "setup: installing ${missing[*]}"
 $sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
