@@ -167,11 +167,12 @@ HK_API cl_int hkReleaseEvent(cl_event);
 /* Translates a SPIR-V module (OpenCL kernels, 64-bit) to SPIR 1.2 bitcode in process and
  * creates the program from it with clCreateProgramWithBinary for every device of the
  * context (cl_khr_spir). Build it as usual; "-x spir -spir-std=1.2" in the build options
- * is optional (PoCL only warns without it):
+ * is optional (PoCL only warns without it), and clGetKernelArgInfo answers only for
+ * programs built with -cl-kernel-arg-info (docs/spirv.md):
  *
  *   cl_program p = hkCreateProgramWithSPIRV(ctx, spv, spv_size, &err);
  *   if (!p) fprintf(stderr, "%s\n", hkGetLastSPIRVError());
- *   hkBuildProgram(p, 0, NULL, "-x spir -spir-std=1.2", NULL, NULL);
+ *   hkBuildProgram(p, 0, NULL, "-x spir -spir-std=1.2 -cl-kernel-arg-info", NULL, NULL);
  *
  * Errors: CL_INVALID_CONTEXT; CL_INVALID_VALUE if il is NULL, length is 0 or the bytes
  * are not SPIR-V (bad magic, truncated, malformed instruction stream); CL_INVALID_BINARY

@@ -17,9 +17,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdlib>
 #include <cstring>
-#include <new>
+#include <iostream>
 #include <new>
 
 namespace hk::program {
@@ -125,6 +124,8 @@ std::size_t addressSpaceSize() {
   // std::cerr: drop the copy (the parent writes it) and send the child's stdout to the
   // log as well, so that nothing here writes the application's output a second time.
   __fpurge(stdout);
+  std::cerr.tie(nullptr);  // and no flush of stdout at all (its lock may be held by a
+                           // thread of the parent that does not exist here)
   dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
   // Some malformed modules make the library allocate without bound.
