@@ -152,9 +152,13 @@ int main(void) {
       CHECK(rc == CL_SUCCESS, "%s: hostkernel never saw the kernel (%d): replace.h not applied?",
             names[k], rc);
       if (rc != CL_SUCCESS) continue;
-      /* Every launch ran directly: inline, or on the team if the sampler found it slow. */
-      CHECK(counts.by_path[HK_PATH_INLINE] + counts.by_path[HK_PATH_TEAM] == ITERATIONS &&
-                counts.by_path[HK_PATH_QUEUE] == 0,
+      /* Every launch ran directly (inline, or on the team if the sampler found it slow),
+       * except one whose wait list was still running after hostkernel's bounded wait on a
+       * loaded machine: that one goes to PoCL's queue with reason USER_EVENT (timing). */
+      CHECK(counts.by_path[HK_PATH_INLINE] + counts.by_path[HK_PATH_TEAM] +
+                    counts.by_path[HK_PATH_QUEUE] == ITERATIONS &&
+                counts.by_path[HK_PATH_QUEUE] == counts.by_reason[HK_REASON_USER_EVENT] &&
+                counts.by_path[HK_PATH_QUEUE] <= ITERATIONS / 10,
             "%s: of %d launches, %llu ran inline, %llu on the team, %llu on PoCL's queue",
             names[k], ITERATIONS, (unsigned long long)counts.by_path[HK_PATH_INLINE],
             (unsigned long long)counts.by_path[HK_PATH_TEAM],
