@@ -18,7 +18,8 @@ cc=${CC:-clang-15}
 cxx=${CXX:-clang++-15}
 command -v "$cxx" >/dev/null || { echo "fuzz-short: $cxx not found (apt-get install clang-15)" >&2; exit 2; }
 
-log=build-fuzz.log
+mkdir -p build-fuzz
+log=build-fuzz/fuzz-short.log
 : >"$log"
 if ! cmake -S . -B build-fuzz -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
      -DHK_FUZZ=ON -DHK_BUILD_TESTS=OFF -DHK_BUILD_BENCH=OFF >>"$log" 2>&1; then

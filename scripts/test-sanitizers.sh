@@ -47,14 +47,14 @@ targets_for() {
 for v in "${variants[@]}"; do
   case $v in
     asan)
-      log=build-asan.log; : >"$log"
+      mkdir -p build-asan; log=build-asan/test-sanitizers.log; : >"$log"
       step "asan: configure" cmake -S . -B build-asan -DHK_SANITIZE=address "${common[@]}" &&
       step "asan: build" cmake --build build-asan -j "$jobs" &&
       step "asan: ctest (all tests)" \
         bash -c "cd build-asan && ctest --output-on-failure --timeout $timeout -j $jobs"
       ;;
     tsan)
-      log=build-tsan.log; : >"$log"
+      mkdir -p build-tsan; log=build-tsan/test-sanitizers.log; : >"$log"
       if step "tsan: configure" cmake -S . -B build-tsan -DHK_SANITIZE=thread "${common[@]}"; then
         mapfile -t targets < <(targets_for build-tsan "$tsan_tests")
         if [[ ${#targets[@]} -eq 0 ]]; then
