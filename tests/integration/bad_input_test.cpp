@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include "launch_counts.hpp"
 
 namespace {
 
@@ -184,7 +185,7 @@ TEST_F(BadInput, OffsetJustBelowOverflowRunsDirectlyWithTheRightIds) {
         << what;
     ExpectWritten(g, 1, what.c_str());
   }
-  EXPECT_EQ(Counts(rel_).by_path[HK_PATH_INLINE], 3u);
+  EXPECT_EQ(Direct(Counts(rel_)), 3u);
 }
 
 TEST_F(BadInput, OffsetOverflowInTheSecondDimensionGetsPoclsAnswer) {
@@ -194,7 +195,7 @@ TEST_F(BadInput, OffsetOverflowInTheSecondDimensionGetsPoclsAnswer) {
   ExpectLikePocl("2D offset overflow", [&](EnqueueFn fn) {
     return fn(queue_, k, 2, off, g, l, 0, nullptr, nullptr);
   });
-  EXPECT_EQ(Counts(k).by_path[HK_PATH_INLINE], 0u);
+  EXPECT_EQ(Direct(Counts(k)), 0u);
   // Offsets of dimensions beyond work_dim are not read: a 1D launch with a huge offset[1].
   const size_t off1[2] = {0, SIZE_MAX};
   const size_t g1 = 64, l1 = 8;
@@ -311,7 +312,7 @@ TEST_F(BadInput, RequiredWorkGroupSizeMismatchGetsPoclsAnswer) {
                            }),
             CL_SUCCESS);
   ExpectWritten(g, 4, "local 8 for reqd 8");
-  EXPECT_EQ(Counts(k).by_path[HK_PATH_INLINE], 1u);
+  EXPECT_EQ(Direct(Counts(k)), 1u);
   hkReleaseKernel(k);
 }
 
@@ -403,7 +404,7 @@ kernel void maybe(global int *p, global int *out) { out[get_global_id(0)] = p ? 
             CL_SUCCESS);
   host = Read();
   for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 2) << "element " << i;
-  EXPECT_EQ(Counts(k).by_path[HK_PATH_INLINE], 2u);
+  EXPECT_EQ(Direct(Counts(k)), 2u);
   hkReleaseKernel(k);
   hkReleaseProgram(p);
 }
@@ -435,7 +436,7 @@ TEST_F(BadInput, WaitListCountWithNullListIsRejectedByEveryCommand) {
   ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, rel_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ExpectWritten(g, 1, "after the rejected commands");
-  EXPECT_EQ(Counts(rel_).by_path[HK_PATH_INLINE], 1u);
+  EXPECT_EQ(Direct(Counts(rel_)), 1u);
 }
 
 // A failed PoCL command (bad region) is not counted as pending work that a direct launch
@@ -573,7 +574,7 @@ TEST_F(BadBinary, ProgramFromItsOwnBinaryLaunchesDirectly) {
   ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ExpectWritten(g, 6, "program from binary");
-  EXPECT_EQ(Counts(k).by_path[HK_PATH_INLINE], 1u);
+  EXPECT_EQ(Direct(Counts(k)), 1u);
   hkReleaseKernel(k);
   hkReleaseProgram(p);
 }

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include "launch_counts.hpp"
 
 namespace {
 
@@ -159,7 +160,7 @@ TEST_F(HkErrors, ValidUniformLaunchRunsInlineWithCorrectResults) {
   for (size_t i = 0; i < kElems; ++i)
     ASSERT_EQ(host[i], i < g ? 100 + int(i) : kSentinel) << "element " << i;
   hk_launch_counts c = Counts(fill_);
-  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << Describe(c);
+  EXPECT_EQ(Direct(c), 1u) << Describe(c);
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << Describe(c);
 }
 
@@ -172,7 +173,7 @@ TEST_F(HkErrors, NullLocalSizeWithOddGlobalSizeRunsInline) {
   for (size_t i = 0; i < kElems; ++i)
     ASSERT_EQ(host[i], i < g ? 5 + int(i) : kSentinel) << "element " << i;
   hk_launch_counts c = Counts(fill_);
-  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << Describe(c);
+  EXPECT_EQ(Direct(c), 1u) << Describe(c);
 }
 
 TEST_F(HkErrors, GlobalOffsetIsHonouredInline) {
@@ -183,7 +184,7 @@ TEST_F(HkErrors, GlobalOffsetIsHonouredInline) {
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
     ASSERT_EQ(host[i], (i >= off && i < off + g) ? 3 + int(i) : kSentinel) << "element " << i;
-  EXPECT_EQ(Counts(fill_).by_path[HK_PATH_INLINE], 1u) << Describe(Counts(fill_));
+  EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
 }
 
 TEST_F(HkErrors, EnqueueTaskRunsOneWorkItemInline) {
@@ -192,7 +193,7 @@ TEST_F(HkErrors, EnqueueTaskRunsOneWorkItemInline) {
   std::vector<int> host = Read(out_);
   EXPECT_EQ(host[0], 42);
   EXPECT_EQ(host[1], kSentinel);
-  EXPECT_EQ(Counts(fill_).by_path[HK_PATH_INLINE], 1u) << Describe(Counts(fill_));
+  EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
 }
 
 // ---- arguments ---------------------------------------------------------------------
@@ -266,7 +267,7 @@ TEST_F(HkErrors, RejectedSetKernelArgKeepsPreviousValue) {
   for (size_t i = 0; i < kElems; ++i)
     ASSERT_EQ(host[i], i < g ? 9 + int(i) : kSentinel) << "element " << i;
   ExpectUntouched(other_, "rejected buffer argument");
-  EXPECT_EQ(Counts(fill_).by_path[HK_PATH_INLINE], 1u) << Describe(Counts(fill_));
+  EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
 }
 
 TEST_F(HkErrors, ArgIndexOutOfRangeReturnsInvalidArgIndexLikePocl) {
@@ -306,7 +307,7 @@ TEST_F(HkErrors, ArgumentsSetBehindHostkernelsBackGoToTheQueue) {
   host = Read(out_);
   for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 12 + int(i)) << "element " << i;
   c = Counts(fill_);
-  EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << Describe(c);
+  EXPECT_EQ(Direct(c), 1u) << Describe(c);
 }
 
 // ---- geometry ------------------------------------------------------------------------
@@ -574,7 +575,7 @@ TEST_F(HkErrors, LocalArgumentRunsInlineWithCorrectResults) {
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < g; ++i)
     ASSERT_EQ(host[i], int((i / l) * l + (l - 1 - i % l))) << "element " << i;
-  EXPECT_EQ(Counts(k).by_path[HK_PATH_INLINE], 1u) << Describe(Counts(k));
+  EXPECT_EQ(Direct(Counts(k)), 1u) << Describe(Counts(k));
   hkReleaseKernel(k);
 }
 

@@ -282,14 +282,12 @@ class Threads : public ::testing::Test {
       EXPECT_EQ(w->failure(), "");
       const hk_launch_counts &c = w->counts();
       if (w->failure().empty()) {
-        // Every launch ran directly (never PoCL's queue), and these microsecond kernels
-        // mostly inline on their own application thread: the team (sized for the whole
-        // machine) is no help to four threads that already keep every CPU busy.
+        // Every launch ran directly (never PoCL's queue). How many of them ran inline
+        // depends on timing (the sampler), so it is printed, not asserted.
         EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << "thread " << w->id() << ": " << Describe(c);
         EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], cl_ulong(w->launches()))
             << "thread " << w->id() << ": " << Describe(c);
-        EXPECT_GT(c.by_path[HK_PATH_INLINE], cl_ulong(w->launches() / 2))
-            << "thread " << w->id() << ": " << Describe(c);
+        printf("thread %d: %s\n", int(w->id()), Describe(c).c_str());
       }
       w->Release();
     }
