@@ -214,9 +214,6 @@ bool Team::start() {
   if (options_.pin == PinMode::None && want > 2 && discovery_ == Discovery::None)
     startDiscovery();
 
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, options_.stack_bytes);
   // Workers take no asynchronous signals: the application's handlers run on its threads.
   sigset_t block, saved;
   sigfillset(&block);
@@ -242,8 +239,14 @@ bool Team::start() {
       else
         CPU_SET_S(p.cpu, set_bytes, set);
     }
-    pthread_attr_setaffinity_np(&attr, set ? set_bytes : 0, set);
+    // One attribute object per thread: an unpinned thread must not inherit the previous
+    // thread's affinity (and glibc's setter takes no null set to clear it).
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, options_.stack_bytes);
+    if (set) pthread_attr_setaffinity_np(&attr, set_bytes, set);
     int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
+    pthread_attr_destroy(&attr);
     if (set) CPU_FREE(set);
     if (err != 0) {
       logf(LogLevel::Warn, "team: could not start thread %u of %u (%s); running with %u", k,
@@ -254,7 +257,6 @@ bool Team::start() {
     ++created;
   }
   pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-  pthread_attr_destroy(&attr);
 
   size_.store(created, std::memory_order_relaxed);
   started_ = true;
