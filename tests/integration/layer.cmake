@@ -13,8 +13,10 @@
 #
 # Run as a script (cmake -DMODE=... -P layer.cmake) this file is a test driver:
 #   MODE=entries  REPLACE_H, LAYER_CPP: the check behind integration.layer_entries
-#   MODE=run      PROGRAM, ARGS, PASS, FAIL: runs PROGRAM; passes if it exits with 0, its
-#                 output (stdout + stderr) matches PASS and does not match FAIL
+#   MODE=run      PROGRAM, ARGS, PASS, FAIL, DIRECT: runs PROGRAM; passes if it exits with
+#                 0, its output (stdout + stderr) matches PASS and does not match FAIL, and,
+#                 with DIRECT=n, PASS's 2nd and 3rd groups (inline and team counts) sum to n
+#                 (which of the two a launch takes depends on timing)
 
 if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
   execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -25,6 +27,12 @@ if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
   endif()
   if(PASS AND NOT "${out}${err}" MATCHES "${PASS}")
     message(FATAL_ERROR "the output does not match '${PASS}'")
+  endif()
+  if(DIRECT)
+    math(EXPR direct "${CMAKE_MATCH_2} + ${CMAKE_MATCH_3}")
+    if(NOT direct EQUAL DIRECT)
+      message(FATAL_ERROR "${direct} direct launches (inline + team), expected ${DIRECT}")
+    endif()
   endif()
   if(FAIL AND "${out}${err}" MATCHES "${FAIL}")
     message(FATAL_ERROR "the output matches '${FAIL}': ${CMAKE_MATCH_0}")
@@ -82,7 +90,8 @@ set_tests_properties(integration.layer PROPERTIES ENVIRONMENT "${HK_LAYER_ENV}")
 add_test(NAME integration.layer_report
          COMMAND ${CMAKE_COMMAND} -DMODE=run -DPROGRAM=$<TARGET_FILE:layer_program>
                  -DARGS=--gtest_filter=Layer.AxpyRepeatedWithChangingArguments
-                 "-DPASS=hostkernel report: launches by path.*axpy( \\(released\\))? +inline 10 +team 0 +queue 0 "
+                 "-DPASS=hostkernel report: launches by path.*axpy( \\(released\\))? +inline ([0-9]+) +team ([0-9]+) +queue 0 "
+                 -DDIRECT=10
                  -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(integration.layer_report PROPERTIES
   ENVIRONMENT "${HK_LAYER_ENV};HOSTKERNEL_REPORT=1")
