@@ -3,6 +3,7 @@
 // runner.cpp, output in report.cpp, plot.cpp and compare.cpp.
 #include "alloc_count.hpp"
 #include "compare.hpp"
+#include "first_launch.hpp"
 #include "opencl_env.hpp"
 #include "plot.hpp"
 #include "registry.hpp"
@@ -312,6 +313,8 @@ int outputs(const Options &o, const hkbench::Results &results) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Child processes of the compile/* and first-kernel/* cases (bench/first_launch.hpp).
+  if (argc > 1 && std::string(argv[1]) == "--internal-child") return hkbench::childMain(argc, argv);
   const Options o = parse(argc, argv);
   const std::regex filter = parseRegex("--filter", o.filter);
   hkbench::OpenCLEnv env(o.kernelsDir);
