@@ -148,12 +148,14 @@ int firstKernel(const std::string &path, const std::string &kernelsDir) {
   Axpy axpy(path, kernelsDir);
   const auto t0 = std::chrono::steady_clock::now();
   axpy.build(-1);
-  const bool direct = axpy.launch(1024, 64);
   const auto t1 = std::chrono::steady_clock::now();
+  const bool direct = axpy.launch(1024, 64);
+  const auto t2 = std::chrono::steady_clock::now();
   axpy.checked();
-  std::printf("ok %lld %d\n",
-              static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()),
-              direct ? 1 : 0);
+  auto ns = [](auto d) {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+  };
+  std::printf("ok %lld %d %lld %lld\n", ns(t2 - t0), direct ? 1 : 0, ns(t1 - t0), ns(t2 - t1));
   return 0;
 }
 

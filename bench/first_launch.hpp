@@ -4,7 +4,8 @@
 //   first-kernel PATH KERNELS_DIR
 //       one process, one first launch: platform, context, queue, axpy.cl built, kernel,
 //       buffers, one launch (global 1024, local 64) + finish, result checked. Prints
-//       "ok <ns from program creation to the finished launch> <1 if it ran directly>".
+//       "ok <ns from program creation to the finished launch> <1 if it ran directly>
+//       <ns of create + build + kernel + args> <ns of the launch + finish>".
 //   worker MODE PATH KERNELS_DIR          (MODE: new-kernel | new-workgroupsize)
 //       a server for one path of a compile/* case; requests on stdin, one reply line each:
 //       "setup" -> "ok"; "run N" -> "ok <launches that ran directly>" after N operations;

@@ -41,7 +41,8 @@ docs/benchmarks.md.
   --list                 list the cases and exit
   --filter REGEX         run the cases whose name matches (search), e.g. 'launch/'
   --paths REGEX          run only the paths whose name matches, e.g. '^hostkernel$'
-  --runs N               timed runs per path (default 31; --quick: 5)
+  --runs N               timed runs per path (default 31; --quick: 5, and 3 for the
+                         compile/* and first-kernel/* cases)
   --quick                few runs, short warm-up and batches: the suite in about a minute
   --batch-ms X           a timed run lasts at least X ms (default 1; --quick: 0.5)
   --warmup-ms X          warm-up per path after its first launch (default 50; --quick: 5)
@@ -179,6 +180,7 @@ Options parse(int argc, char **argv) {
     usageError("--from-json is for --plot, --compare or --json");
   if (o.quick) {
     if (!o.runsGiven) o.cfg.runs = 5;
+    if (!o.runsGiven) o.cfg.onceRuns = 3;  // compile/*, first-kernel/*: ~1 s per cold run
     if (!o.batchGiven) o.cfg.batchMs = 0.5;
     if (!o.warmupGiven) o.cfg.warmupMs = 5;
   }

@@ -169,7 +169,8 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
     if (p.mark) p.mark();
   std::vector<std::vector<double>> perOp(paths.size());
   std::vector<std::uint64_t> allocations(paths.size(), 0), operations(paths.size(), 0);
-  for (int r = 0; r < cfg.runs; ++r) {
+  const int runs = c.once && cfg.onceRuns > 0 ? cfg.onceRuns : cfg.runs;
+  for (int r = 0; r < runs; ++r) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
       const std::uint64_t n = batch[i];
       // One untimed operation first: the batch then times back-to-back operations in the

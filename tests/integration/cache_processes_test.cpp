@@ -281,8 +281,16 @@ TEST(ProgramCacheProcesses, LocationAndDisabling) {
     auto r = runChild(env, "3");
     EXPECT_TRUE(r.ok()) << r.stderr_text;
   };
-  run(std::string("off"), xdg.path.string());
-  run(std::string(""), xdg.path.string());
+  {
+    // In an empty working directory: "off" is not a relative directory name either.
+    TempDir cwd;
+    const fs::path old = fs::current_path();
+    fs::current_path(cwd.path);
+    run(std::string("off"), xdg.path.string());
+    run(std::string(""), xdg.path.string());
+    fs::current_path(old);
+    EXPECT_TRUE(entries(cwd.path).empty());
+  }
   EXPECT_FALSE(fs::exists(xdg.path / "hostkernel"));
   EXPECT_FALSE(fs::exists(home.path / ".cache"));
   run(std::nullopt, xdg.path.string());  // default: $XDG_CACHE_HOME/hostkernel
