@@ -3,6 +3,7 @@
 // runner.cpp, output in report.cpp, plot.cpp and compare.cpp.
 #include "alloc_count.hpp"
 #include "compare.hpp"
+#include "first_launch.hpp"
 #include "opencl_env.hpp"
 #include "plot.hpp"
 #include "registry.hpp"
@@ -40,7 +41,8 @@ docs/benchmarks.md.
   --list                 list the cases and exit
   --filter REGEX         run the cases whose name matches (search), e.g. 'launch/'
   --paths REGEX          run only the paths whose name matches, e.g. '^hostkernel$'
-  --runs N               timed runs per path (default 31; --quick: 5)
+  --runs N               timed runs per path (default 31; --quick: 5, and 3 for the
+                         compile/* and first-kernel/* cases)
   --quick                few runs, short warm-up and batches: the suite in about a minute
   --batch-ms X           a timed run lasts at least X ms (default 1; --quick: 0.5)
   --warmup-ms X          warm-up per path after its first launch (default 50; --quick: 5)
@@ -178,6 +180,7 @@ Options parse(int argc, char **argv) {
     usageError("--from-json is for --plot, --compare or --json");
   if (o.quick) {
     if (!o.runsGiven) o.cfg.runs = 5;
+    if (!o.runsGiven) o.cfg.onceRuns = 3;  // compile/*, first-kernel/*: ~1 s per cold run
     if (!o.batchGiven) o.cfg.batchMs = 0.5;
     if (!o.warmupGiven) o.cfg.warmupMs = 5;
   }
@@ -312,6 +315,8 @@ int outputs(const Options &o, const hkbench::Results &results) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Child processes of the compile/* and first-kernel/* cases (bench/first_launch.hpp).
+  if (argc > 1 && std::string(argv[1]) == "--internal-child") return hkbench::childMain(argc, argv);
   const Options o = parse(argc, argv);
   const std::regex filter = parseRegex("--filter", o.filter);
   hkbench::OpenCLEnv env(o.kernelsDir);

@@ -74,6 +74,10 @@ struct Case {
   std::string baseline = "queue";     // ratio column = baseline median / path median
   bool warmup = true;                 // false for cases that measure a cold start
   std::uint64_t maxBatch = 0;         // most operations per timed batch; 0 = no limit
+  // Every timed run is one operation, with no warm-up, calibration or untimed operation
+  // before it: for operations that take long or measure a first time (compile/*,
+  // first-kernel/*; the path's `quiesce` restores the starting state between runs).
+  bool once = false;
 };
 
 // All registered cases, in registration order.

@@ -156,26 +156,27 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
   progress("setup");
   for (Path &p : paths)
     if (p.setup) p.setup();
-  if (c.warmup) {
+  if (c.warmup && !c.once) {
     progress("warm-up");
     for (Path &p : paths) warmUp(c, p, cfg.warmupMs);
   }
   progress("calibrate");
   std::vector<std::uint64_t> batch;
-  for (Path &p : paths) batch.push_back(calibrate(c, p, cfg.batchMs));
+  for (Path &p : paths) batch.push_back(c.once ? 1 : calibrate(c, p, cfg.batchMs));
 
   progress("timed runs");
   for (Path &p : paths)
     if (p.mark) p.mark();
   std::vector<std::vector<double>> perOp(paths.size());
   std::vector<std::uint64_t> allocations(paths.size(), 0), operations(paths.size(), 0);
-  for (int r = 0; r < cfg.runs; ++r) {
+  const int runs = c.once && cfg.onceRuns > 0 ? cfg.onceRuns : cfg.runs;
+  for (int r = 0; r < runs; ++r) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
       const std::uint64_t n = batch[i];
       // One untimed operation first: the batch then times back-to-back operations in the
       // steady state, not the wake-up (or start) of threads that parked while the other
       // paths ran — for every path alike (hostkernel's team, PoCL's workers, OpenMP).
-      if (cfg.prime) paths[i].run(1);
+      if (cfg.prime && !c.once) paths[i].run(1);
       AllocCounter::start();
       const double t = timeNs([&] { paths[i].run(n); });
       allocations[i] += AllocCounter::stop();

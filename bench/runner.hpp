@@ -25,6 +25,7 @@ class OpenCLEnv;
 
 struct RunConfig {
   int runs = 31;            // timed batches per path
+  int onceRuns = 0;         // if > 0: timed runs of Case::once cases (--quick: 3)
   double warmupMs = 50;     // per path, after its first (untimed) operation
   double batchMs = 1;       // a timed batch lasts at least this long
   std::regex paths{".*"};   // paths whose name matches (regex_search) run

@@ -11,6 +11,7 @@
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "pocl/binary.hpp"
+#include "program/program_cache.hpp"
 
 using namespace hk::api;
 using hk::next;
@@ -77,6 +78,8 @@ cl_program hkCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id
   }
   cl_program p = next().clCreateProgramWithBinary(c, n, devs, lens, bins, status, err);
   if (p) registry().dropProgram(p);
+  for (cl_uint i = 0; p && devs && lens && bins && i < n; ++i)  // the program cache's key
+    hk::program::noteProgramBinaryInput(p, devs[i], {bins[i], bins[i] ? lens[i] : 0});
   return p;
 }
 
@@ -152,7 +155,10 @@ cl_int hkReleaseProgram(cl_program p) {
   if (!p) return CL_INVALID_PROGRAM;
   bool last = referenceCount(next().clGetProgramInfo, p, CL_PROGRAM_REFERENCE_COUNT) == 1;
   cl_int err = next().clReleaseProgram(p);
-  if (err == CL_SUCCESS && last) registry().dropProgram(p);
+  if (err == CL_SUCCESS && last) {
+    registry().dropProgram(p);
+    hk::program::forgetProgramBinaryInput(p);
+  }
   return err;
 }
 

@@ -9,6 +9,7 @@
 #include "api/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "program/program_cache.hpp"
 #include "program/spirv.hpp"
 
 using hk::next;
@@ -70,6 +71,7 @@ cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t l
     return fail(err != CL_SUCCESS ? err : CL_INVALID_BINARY, message, errcode_ret);
   }
   hk::api::registry().dropProgram(program);
+  for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return program;
 }

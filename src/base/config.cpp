@@ -26,6 +26,18 @@ void parseNumber(const char *name, const char *v, T &out) {
   out = static_cast<T>(n);
 }
 
+// The program cache's directory (docs/cache.md): HOSTKERNEL_CACHE_DIR; unset, the XDG
+// cache directory; set to "" or "off", none (the cache is disabled).
+std::string cacheDir(const char *(*getenv_fn)(const char *)) {
+  if (const char *dir = getenv_fn("HOSTKERNEL_CACHE_DIR"))
+    return std::strcmp(dir, "off") == 0 ? std::string() : std::string(dir);
+  if (const char *xdg = getenv_fn("XDG_CACHE_HOME"); xdg && xdg[0] == '/')
+    return std::string(xdg) + "/hostkernel";
+  if (const char *home = getenv_fn("HOME"); home && *home)
+    return std::string(home) + "/.cache/hostkernel";
+  return {};
+}
+
 }  // namespace
 
 Config parseConfig(const char *(*getenv_fn)(const char *)) {
@@ -41,7 +53,7 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
     else if (*pin && std::strcmp(pin, "none"))
       std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_PIN=%s\n", pin);
   }
-  if (const char *dir = getenv_fn("HOSTKERNEL_CACHE_DIR")) c.cache_dir = dir;
+  c.cache_dir = cacheDir(getenv_fn);
   if (const char *lv = getenv_fn("HOSTKERNEL_LOG")) {
     if (!std::strcmp(lv, "error")) c.log_level = LogLevel::Error;
     else if (!std::strcmp(lv, "warn")) c.log_level = LogLevel::Warn;

@@ -18,7 +18,7 @@ struct Config {
   unsigned num_threads = 0;            // HOSTKERNEL_NUM_THREADS: team cap (0: all CPUs)
   PinMode pin = PinMode::None;         // HOSTKERNEL_PIN=none|cores|pus
   std::size_t inline_max_items = 8192; // HOSTKERNEL_INLINE_MAX_ITEMS
-  std::string cache_dir;               // HOSTKERNEL_CACHE_DIR
+  std::string cache_dir;               // HOSTKERNEL_CACHE_DIR, resolved; empty: no cache
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };
 

@@ -6,6 +6,7 @@
 
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "program/program_cache.hpp"
 
 namespace hk::program {
 namespace {
@@ -76,6 +77,25 @@ bool programBinary(cl_program program, cl_device_id device, std::vector<std::uin
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
                                                    std::string &error) {
   auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  // A warm entry of the persistent cache (docs/cache.md) replaces the binary query, which
+  // compiles every kernel's work-group function.
+  ProgramCache &cache = ProgramCache::process();
+  CacheKey key;
+  std::string why;
+  const bool cacheable = cache.enabled() && makeCacheKey(program, device, key, why);
+  if (cache.enabled() && !cacheable)
+    logf(LogLevel::Debug, "program cache not used for program %p: %s",
+         static_cast<void *>(program), why.c_str());
+  if (cacheable && cache.load(key, img->bytes_)) {
+    std::string bad;
+    if (pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, bad) &&
+        img->binary_.trailing_bytes == 0) {
+      img->from_cache_ = true;
+      return img;
+    }
+    cache.noteRejected(key, "payload is not a usable binary: " + bad);
+    img->binary_ = pocl::PoclBinary{};
+  }
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
   if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
     return nullptr;
@@ -87,6 +107,9 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
     if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
       return nullptr;
   }
+  if (cacheable)  // without trailing bytes: a loaded entry must parse with none
+    cache.store(key, std::span<const std::uint8_t>(img->bytes_)
+                         .first(img->bytes_.size() - img->binary_.trailing_bytes));
   return img;
 }
 

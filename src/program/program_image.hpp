@@ -39,10 +39,13 @@ class ProgramImage {
   const KernelImage *kernel(const std::string &name, std::string &error);
 
   const pocl::PoclBinary &binary() const { return binary_; }
+  // True when the binary came from the persistent cache (no binary query was made).
+  bool fromCache() const { return from_cache_; }
 
  private:
   std::vector<std::uint8_t> bytes_;  // the poclbinary; binary_ points into it
   pocl::PoclBinary binary_;
+  bool from_cache_ = false;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_;
   std::map<std::string, KernelImage> kernels_;
