@@ -20,28 +20,36 @@ namespace {
 
 // Runs a kernel whose entry is fast (prepared, bound, planned): on the team when the launch
 // is large or the kernel's launches have been slow, else on the calling thread. Counts the
-// path. Returns CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow.
-cl_int execute(KernelEntry &k, const launch::Plan &plan, launch::ThreadState &ts) {
-  launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size};
+// path. Returns CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow. Inlined:
+// as a function of its own, the compiler specialises it for its callers' one `ts`
+// (threadState()) and reads the thread_local again inside, a second TLS access per launch.
+[[gnu::always_inline]] inline cl_int execute(KernelEntry &k, launch::Plan &plan,
+                                             launch::ThreadState &ts) {
   launch::Sampler &sampler = k.sampler;
   const bool timed = sampler.shouldTime(plan.total_groups);
   const std::uint64_t t0 = timed ? launch::nowNs() : 0;
-  std::uint64_t serial_ns = 0;
+  std::uint64_t team_serial_ns = 0;
   hk_path path = HK_PATH_INLINE;
   if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1) {
     // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
     const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
                        sampler.lastNs() >= launch::Sampler::kStealNs;
+    // Built here, not for the inline path: its address escapes to the team, which would
+    // make the inline path store it to memory.
+    const launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size};
+    std::uint64_t serial_ns = 0;
     switch (launch::runOnTeam(body, steal, timed, &serial_ns)) {
-      case launch::TeamResult::Ran: path = HK_PATH_TEAM; break;
+      case launch::TeamResult::Ran: path = HK_PATH_TEAM; team_serial_ns = serial_ns; break;
       case launch::TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
       case launch::TeamResult::NotRun: break;
     }
   }
-  if (path == HK_PATH_INLINE && !launch::runInline(body, ts)) return CL_OUT_OF_HOST_MEMORY;
+  if (path == HK_PATH_INLINE &&
+      !launch::runInline(launch::LaunchBody{k.image, &k.args, &plan, 0}, ts))
+    return CL_OUT_OF_HOST_MEMORY;
   if (timed) {
     const std::uint64_t wall = launch::nowNs() - t0;
-    sampler.record(wall, path == HK_PATH_TEAM ? serial_ns : wall, plan.total_groups);
+    sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
   }
   if (k.grid_changed.load(std::memory_order_relaxed))
     k.grid_changed.store(false, std::memory_order_relaxed);

@@ -20,13 +20,13 @@ namespace hk::launch {
 struct LaunchBody {
   const program::KernelImage *image;
   kernel::KernelArgs *args;
-  const Plan *plan;
+  Plan *plan;  // the launch's own: runInline fills its printf fields in place
   std::size_t printf_capacity;
 };
 
 // The argument array for this thread: the kernel's own, or, with __local memory, a copy
 // pointing into the thread's arena. Null only when the thread's buffers cannot grow.
-inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
+[[gnu::always_inline]] inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
   kernel::KernelArgs &a = *b.args;
   if (!a.hasLocals()) return a.array();
   if (a.localBytes() > ts.local_capacity || a.arrayLength() > ts.scratch_capacity ||
@@ -36,11 +36,13 @@ inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
   return ts.scratch_args;
 }
 
-// Every group on the calling thread. False only when out of memory.
-inline bool runInline(const LaunchBody &b, ThreadState &ts) {
+// Every group on the calling thread. False only when out of memory. The work-group
+// function is given the launch's own pocl_context (no copy), with this thread's printf
+// buffer.
+[[gnu::always_inline]] inline bool runInline(const LaunchBody &b, ThreadState &ts) {
   void **args = threadArgs(b, ts);
   if (!args) return false;
-  pocl::PoclContext pc = b.plan->pc;
+  pocl::PoclContext &pc = b.plan->pc;
   pc.printf_buffer = ts.printf_buffer;
   pc.printf_buffer_position = &ts.printf_position;
   pc.printf_buffer_capacity = ts.printf_capacity;

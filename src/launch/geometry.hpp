@@ -43,11 +43,14 @@ struct LaunchRequest {
   }
 };
 
+// Filled by planLaunch or PlanCache::lookup. `Plan p;` leaves it uninitialised on purpose:
+// the launch path's plan is filled by the lookup, and zeroing it first would cost as much
+// as the lookup's copy. `Plan p{}` is all zeros.
 struct Plan {
-  pocl::PoclContext pc{};      // printf fields are filled per thread
-  std::uint64_t total_groups = 0;
-  std::uint64_t total_items = 0;
-  bool team_sized = false;     // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
+  pocl::PoclContext pc;        // printf fields are filled per thread
+  std::uint64_t total_groups;
+  std::uint64_t total_items;
+  bool team_sized;             // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
 };
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or

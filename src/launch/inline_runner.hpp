@@ -37,7 +37,7 @@ class FpModeScope {
 };
 
 // Group ids in PoCL's order: x fastest.
-inline void runGroups(pocl::WorkGroupFn fn, void **args, pocl::PoclContext &pc,
+[[gnu::always_inline]] inline void runGroups(pocl::WorkGroupFn fn, void **args, pocl::PoclContext &pc,
                       std::uint64_t total_groups) {
   if (total_groups == 1) {  // the common small launch: no loop set-up
     fn(args, &pc, 0, 0, 0);

@@ -5,6 +5,12 @@
 // be launched from several threads at once with different geometries (OpenCL allows it):
 // each launch must run with its own plan, never another thread's.
 //
+// The launch path copies the plan once, straight into the launch's own Plan (whose
+// pocl_context is the one the work-group function is given), and compares the request's
+// offset and local size against the words it has just copied: only the global size is kept
+// as a separate key. The copy is what makes a concurrent re-plan harmless: the cache's
+// words may be overwritten the moment the sequence check passes, the launch's copy may not.
+//
 //   Plan p;
 //   if (cache.lookup(dim, offset, global, local, p)) run(p);   // launch path
 //   cache.store(request, plan);                                 // slow path, locked
@@ -12,9 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
-#include <utility>
 
 #include "launch/geometry.hpp"
 
@@ -22,56 +26,77 @@ namespace hk::launch {
 
 class PlanCache {
  public:
-  // True, with `plan` filled, if the cached request is exactly this one.
-  [[gnu::always_inline]] bool lookup(std::uint32_t dim, const std::size_t *offset, const std::size_t *global,
-              const std::size_t *local, Plan &plan) const {
+  // True, with `plan` filled (printf fields left alone), if the cached request is exactly
+  // this one. `dim` must be 1..3 and `global` non-null (the caller checks).
+  [[gnu::always_inline]] bool lookup(std::uint32_t dim, const std::size_t *offset,
+                                     const std::size_t *global, const std::size_t *local,
+                                     Plan &plan) const {
     const std::uint32_t s1 = seq_.load(std::memory_order_acquire);
-    if ((s1 & 1) != 0 || s1 == 0) return false;
+    if ((s1 & 1) != 0) return false;
+    // An empty cache has head 0, which no request (dim >= 1) matches.
     const std::uint64_t head = word(kHead);
-    if (head != ((std::uint64_t{dim} << 1) | (local != nullptr))) return false;
-    for (std::uint32_t i = 0; i < dim; ++i) {
-      if (word(kGlobal + i) != global[i]) return false;
-      if (word(kOffset + i) != (offset ? offset[i] : 0)) return false;
-      if (local && word(kLocal + i) != local[i]) return false;
-    }
-    std::uint64_t p[kPlanWords];
+    if ((head >> 1) != head_of(dim, local != nullptr)) return false;
+    pocl::PoclContext &pc = plan.pc;
     // Unrolled: loops over atomics are not unrolled by the compiler, and this is the
-    // launch path (14 loads instead of ~100 instructions of loop).
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((p[I] = word(kPlan + I)), ...);
-    }(std::make_index_sequence<kPlanWords>{});
+    // launch path.
+    pc.num_groups[0] = word(kGroups + 0);
+    pc.num_groups[1] = word(kGroups + 1);
+    pc.num_groups[2] = word(kGroups + 2);
+    pc.global_offset[0] = word(kOffset + 0);
+    pc.global_offset[1] = word(kOffset + 1);
+    pc.global_offset[2] = word(kOffset + 2);
+    pc.local_size[0] = word(kLocal + 0);
+    pc.local_size[1] = word(kLocal + 1);
+    pc.local_size[2] = word(kLocal + 2);
+    pc.work_dim = dim;
+    plan.total_groups = word(kTotalGroups);
+    plan.total_items = word(kTotalItems);
+    plan.team_sized = (head & 1) != 0;
+    if (!matches(0, offset, global, local, pc)) return false;
+    if (dim >= 2 && !matches(1, offset, global, local, pc)) return false;
+    if (dim == 3 && !matches(2, offset, global, local, pc)) return false;
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (seq_.load(std::memory_order_relaxed) != s1) return false;
-    std::memcpy(&plan, p, sizeof plan);
-    return true;
+    return seq_.load(std::memory_order_relaxed) == s1;
   }
 
   void store(const LaunchRequest &r, const Plan &plan) {
     const std::uint32_t s = seq_.load(std::memory_order_relaxed);
     seq_.store(s + 1, std::memory_order_relaxed);  // odd: being written
     std::atomic_thread_fence(std::memory_order_release);
-    put(kHead, (std::uint64_t{r.dim} << 1) | (r.has_local ? 1 : 0));
+    put(kHead, (head_of(r.dim, r.has_local) << 1) | (plan.team_sized ? 1 : 0));
     for (int i = 0; i < 3; ++i) {
       put(kGlobal + i, r.global[i]);
-      put(kOffset + i, r.offset[i]);
-      put(kLocal + i, r.local[i]);
+      put(kGroups + i, plan.pc.num_groups[i]);
+      put(kOffset + i, plan.pc.global_offset[i]);
+      put(kLocal + i, plan.pc.local_size[i]);
     }
-    std::uint64_t p[kPlanWords] = {};
-    std::memcpy(p, &plan, sizeof plan);
-    for (std::size_t i = 0; i < kPlanWords; ++i) put(kPlan + i, p[i]);
+    put(kTotalGroups, plan.total_groups);
+    put(kTotalItems, plan.total_items);
     seq_.store(s + 2, std::memory_order_release);
   }
 
  private:
-  static constexpr std::size_t kHead = 0, kGlobal = 1, kOffset = 4, kLocal = 7, kPlan = 10;
-  static constexpr std::size_t kPlanWords = (sizeof(Plan) + 7) / 8;
+  static constexpr std::size_t kHead = 0, kGlobal = 1, kGroups = 4, kOffset = 7, kLocal = 10,
+                               kTotalGroups = 13, kTotalItems = 14, kWords = 15;
   static_assert(std::is_trivially_copyable_v<Plan>);
 
+  static std::uint64_t head_of(std::uint32_t dim, bool has_local) {
+    return (std::uint64_t{dim} << 1) | (has_local ? 1 : 0);
+  }
+  // Dimension i of the request against the cache: the planned offset is the requested one,
+  // and so is the planned local size when the request gives one (without one, the local
+  // size follows from the global size).
+  [[gnu::always_inline]] bool matches(int i, const std::size_t *offset,
+                                      const std::size_t *global, const std::size_t *local,
+                                      const pocl::PoclContext &pc) const {
+    return word(kGlobal + i) == global[i] && pc.global_offset[i] == (offset ? offset[i] : 0) &&
+           (!local || pc.local_size[i] == local[i]);
+  }
   std::uint64_t word(std::size_t i) const { return words_[i].load(std::memory_order_relaxed); }
   void put(std::size_t i, std::uint64_t v) { words_[i].store(v, std::memory_order_relaxed); }
 
   std::atomic<std::uint32_t> seq_{0};
-  std::atomic<std::uint64_t> words_[kPlan + kPlanWords] = {};
+  std::atomic<std::uint64_t> words_[kWords] = {};
 };
 
 }  // namespace hk::launch

@@ -1,10 +1,14 @@
 // Per-kernel estimate of how long a launch takes, which decides inline vs team for
 // launches below the size threshold, and whether the team may steal.
 //
-// Timing costs two clock reads (~40 ns here), so a kernel whose last timed launch took
-// under 1 µs is timed only one launch in 16; a launch with no estimate yet or a changed
-// group count is always timed. The trade-off: work that varies with the sampling period
-// (e.g. a kernel that is slow exactly every 16th launch) can evade the sampler.
+// Timing a launch costs two clock reads. A kernel whose last timed launch was fast, less
+// than fastNs() (16 times the cost of timing, and at least 1 µs), is timed only one launch
+// in 16; a launch with no estimate yet or a changed group count is always timed, and so
+// is every launch of a slower kernel, which timing slows by less than 1/16. The threshold
+// follows the measured cost of a clock read, so the rule is the same on a machine (or
+// under an instrumenting tool) where everything, clock reads included, runs slower. The
+// trade-off: work that varies with the sampling period (e.g. a kernel that is slow
+// exactly every 16th launch) can evade the sampler.
 //
 //   bool timed = s.shouldTime(groups);
 //   std::uint64_t t0 = timed ? nowNs() : 0;
@@ -19,7 +23,7 @@
 
 namespace hk::launch {
 
-inline std::uint64_t nowNs() {
+[[gnu::always_inline]] inline std::uint64_t nowNs() {
   timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u +
@@ -28,24 +32,33 @@ inline std::uint64_t nowNs() {
 
 class Sampler {
  public:
-  static constexpr std::uint64_t kFastNs = 1'000;        // below: sample 1 in 16
-  static constexpr std::uint32_t kPeriod = 16;
+  static constexpr std::uint32_t kPeriod = 16;           // a power of two
+  static constexpr std::uint64_t kMinFastNs = 1'000;     // fastNs() is at least this
   static constexpr std::uint64_t kStealNs = 50'000;      // last launch this slow: steal
   static constexpr std::uint64_t kTeamSerialNs = 20'000; // serial work worth the team
+  static_assert((kPeriod & (kPeriod - 1)) == 0);
 
-  bool shouldTime(std::uint64_t groups) {
-    if (groups != get(groups_) || get(serial_ns_) == 0 || get(last_ns_) >= kFastNs) return true;
+  // Launches faster than this are timed one in kPeriod: kPeriod times the cost of timing
+  // one launch (two clock reads), measured once per process, and at least kMinFastNs.
+  static std::uint64_t fastNs();
+
+  Sampler() : fast_ns_(fastNs()) {}
+  explicit Sampler(std::uint64_t fast_ns) : fast_ns_(fast_ns) {}  // for tests
+
+  [[gnu::always_inline]] bool shouldTime(std::uint64_t groups) {
+    // sampled_groups_ is 0 (never a group count) unless the last timed launch was fast.
+    if (groups != get(sampled_groups_)) return true;
     const std::uint32_t n = skipped_.load(std::memory_order_relaxed) + 1;
-    skipped_.store(n < kPeriod ? n : 0, std::memory_order_relaxed);
-    return n >= kPeriod;
+    skipped_.store(n, std::memory_order_relaxed);
+    return n % kPeriod == 0;
   }
   // The launch took `wall_ns`; its work-groups took `serial_ns` of thread time (on the
   // team: the sum of each thread's time in its groups, so that waking the team, which
   // can cost tens of µs here, never makes a kernel look slow).
-  void record(std::uint64_t wall_ns, std::uint64_t serial_ns, std::uint64_t groups) {
+  [[gnu::always_inline]] void record(std::uint64_t wall_ns, std::uint64_t serial_ns, std::uint64_t groups) {
     set(last_ns_, wall_ns);
     set(serial_ns_, serial_ns + 1);  // +1: a measured 0 still counts as an estimate
-    set(groups_, groups);
+    set(sampled_groups_, wall_ns < fast_ns_ ? groups : 0);
   }
   // The kernel's recent launches were slow enough to be worth splitting.
   bool slow() const { return get(serial_ns_) >= kTeamSerialNs; }
@@ -63,8 +76,9 @@ class Sampler {
   }
   std::atomic<std::uint64_t> serial_ns_{0};  // 0: no estimate
   std::atomic<std::uint64_t> last_ns_{0};
-  std::atomic<std::uint64_t> groups_{0};
+  std::atomic<std::uint64_t> sampled_groups_{0};
   std::atomic<std::uint32_t> skipped_{0};
+  std::uint64_t fast_ns_;
 };
 
 }  // namespace hk::launch

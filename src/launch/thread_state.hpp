@@ -42,6 +42,14 @@ namespace detail {
 inline constinit thread_local ThreadState t_state{};
 }  // namespace detail
 
-inline ThreadState &threadState() { return detail::t_state; }
+// One TLS access. The empty asm hides where the pointer came from: without it the
+// optimiser may recompute the thread_local's address at a later use instead of keeping it
+// in a register, and in a shared library each computation is a TLS descriptor call (or
+// __tls_get_addr).
+inline ThreadState &threadState() {
+  ThreadState *ts = &detail::t_state;
+  asm("" : "+r"(ts));
+  return *ts;
+}
 
 }  // namespace hk::launch
