@@ -48,12 +48,27 @@ struct Plan {
   std::uint64_t total_groups = 0;
   std::uint64_t total_items = 0;
   bool team_sized = false;     // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
+  // Native kernels (planned with round_up): the true ndrange, which is the hidden
+  // argument's value (hk_ndrange_t), and the work-groups that lie entirely inside it:
+  // group (x, y, z) is full when x < full_groups[0], y < full_groups[1] and
+  // z < full_groups[2]. For other kernels ndrange is the grid and every group is full.
+  std::uint64_t ndrange[3] = {1, 1, 1};
+  std::uint64_t full_groups[3] = {0, 0, 0};
+  std::uint64_t full_total = 0;  // their number
 };
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
+// With round_up (native kernels) the grid is the request's global size rounded up to
+// whole work-groups, so no size is non-uniform; without a local size, a native kernel
+// gets nativeLocalSize's.
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
-                     std::size_t inline_max_items = 8192);
+                     std::size_t inline_max_items = 8192, bool round_up = false);
+
+// A native kernel's work-group when the launch gives none: powers of two, at most 64
+// work-items, filling the first dimension first (PoCL's own choice divides the global
+// size, which for a prime size is 1).
+void nativeLocalSize(const std::size_t global[3], std::size_t local[3]);
 
 }  // namespace hk::launch
