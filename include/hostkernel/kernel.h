@@ -61,9 +61,9 @@ typedef struct hk_ndrange_t {
 /* The work-item's global id (offset included): get_global_id. */
 #define hk_global_id(d) get_global_id(d)
 
-/* 1 when the work-item lies inside the true ndrange r. A macro, not a function: PoCL
- * compiles SPIR-V helper functions that take a struct by value and read work-item ids
- * into libraries that do not load ("undefined symbol: _group_id_x"). */
+/* 1 when the work-item lies inside the true ndrange r. A macro, not a function: as a
+ * helper function (struct by value, reading work-item ids) PoCL 3.1 built its SPIR-V into
+ * a library that did not load ("undefined symbol: _group_id_x"). */
 #define hk_in_range_(r)                                                   \
   ((ulong)(get_global_id(0) - get_global_offset(0)) < (r).size[0] &&     \
    (ulong)(get_global_id(1) - get_global_offset(1)) < (r).size[1] &&     \
@@ -79,7 +79,8 @@ __constant volatile int hk_checked_variant_ = 1;
 #define hk_checked() (hk_checked_variant_)
 #endif
 
-/* 1 in the checked variant, 0 in the unchecked one (a constant in both). */
+/* Checked variant: 1 when the work-item lies inside the true ndrange. Unchecked: 1.
+ * (hk_checked() is 1 in the checked variant and 0 in the unchecked one.) */
 #define hk_in_bounds() (!hk_checked() || hk_in_range_(hk_range_))
 
 #endif /* HOSTKERNEL_KERNEL_H */
