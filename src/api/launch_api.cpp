@@ -23,7 +23,7 @@ namespace {
 // Work-groups by variant (hkGetKernelVariantInfo); like LaunchCounts, no locked
 // instruction.
 [[gnu::noinline]] void countVariants(KernelEntry &k, const launch::Plan &plan) {
-  const std::uint64_t unchecked = k.unchecked ? plan.full_total : 0;
+  const std::uint64_t unchecked = k.unchecked ? launch::fullTotal(plan) : 0;
   k.unchecked_groups.store(k.unchecked_groups.load(std::memory_order_relaxed) + unchecked,
                            std::memory_order_relaxed);
   k.checked_groups.store(
@@ -101,9 +101,11 @@ cl_int launchNativeOnQueue(KernelEntry &k, QueueEntry &q, hk_reason reason,
     wg[i] = plan.pc.local_size[i];
     grid[i] = plan.pc.num_groups[i] * wg[i];
   }
+  std::uint64_t ndrange[3];
+  launch::trueNdrange(plan, ndrange);
   // PoCL copies argument values when the command is enqueued: set and enqueue together.
   std::lock_guard lock(k.queue_arg_mutex);
-  cl_int err = next().clSetKernelArg(kernel, 0, sizeof plan.ndrange, plan.ndrange);
+  cl_int err = next().clSetKernelArg(kernel, 0, sizeof ndrange, ndrange);
   if (err != CL_SUCCESS) return err;
   return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, grid, wg, nwait, waits,
                        event);

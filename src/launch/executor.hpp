@@ -30,9 +30,9 @@ struct LaunchBody {
 };
 
 // The argument array for this thread: the kernel's own, or, with __local memory or a
-// hidden ndrange, a copy pointing into the thread's arena and at this launch's plan
-// (another thread may launch the same kernel with another ndrange meanwhile). Null only
-// when the thread's buffers cannot grow.
+// hidden ndrange, a copy pointing into the thread's arena and at the thread's copy of
+// this launch's true ndrange (another thread may launch the same kernel with another
+// ndrange meanwhile). Null only when the thread's buffers cannot grow.
 inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
   kernel::KernelArgs &a = *b.args;
   if (!a.hasLocals() && !b.hidden_ndrange) return a.array();
@@ -43,7 +43,10 @@ inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
     a.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
   else
     std::memcpy(ts.scratch_args, a.array(), a.arrayLength() * sizeof(void *));
-  if (b.hidden_ndrange) ts.scratch_args[0] = const_cast<std::uint64_t *>(b.plan->ndrange);
+  if (b.hidden_ndrange) {
+    trueNdrange(*b.plan, ts.ndrange);
+    ts.scratch_args[0] = ts.ndrange;
+  }
   return ts.scratch_args;
 }
 
@@ -58,8 +61,8 @@ inline bool runInline(const LaunchBody &b, ThreadState &ts) {
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
-    if (b.unchecked && b.plan->full_total != 0)
-      runGroupsVariants(b.image->fn, b.unchecked->fn, args, pc, b.plan->full_groups);
+    if (b.unchecked)
+      runGroupsVariants(b.image->fn, b.unchecked->fn, args, pc, b.plan->pad);
     else
       runGroups(b.image->fn, args, pc, b.plan->total_groups);
   }

@@ -60,23 +60,21 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
   plan = Plan{};
   plan.pc.work_dim = r.dim;
   plan.total_groups = 1;
-  plan.full_total = 1;
   std::uint64_t grid_items = 1;
   for (int i = 0; i < 3; ++i) {
     plan.pc.num_groups[i] = r.global[i] / local[i];
-    plan.full_groups[i] = plan.pc.num_groups[i];
     if (round_up && r.global[i] % local[i] != 0) {
       ++plan.pc.num_groups[i];
       // The rounded grid must not wrap around, with its offset, as PoCL checks the
       // request's.
       const std::uint64_t end = plan.pc.num_groups[i] * local[i];
       if (end < r.global[i] || end + r.offset[i] < end) return HK_REASON_INVALID_LAUNCH;
+      if (end - r.global[i] > 0xffff) return HK_REASON_LIMITS;  // Plan::pad is 16 bits
+      plan.pad[i] = static_cast<std::uint16_t>(end - r.global[i]);
     }
     plan.pc.global_offset[i] = r.offset[i];
     plan.pc.local_size[i] = local[i];
     plan.total_groups *= plan.pc.num_groups[i];
-    plan.full_total *= plan.full_groups[i];
-    plan.ndrange[i] = r.global[i];
     grid_items *= plan.pc.num_groups[i] * local[i];
   }
   plan.total_items = grid_items;

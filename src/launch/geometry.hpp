@@ -48,14 +48,25 @@ struct Plan {
   std::uint64_t total_groups = 0;
   std::uint64_t total_items = 0;
   bool team_sized = false;     // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
-  // Native kernels (planned with round_up): the true ndrange, which is the hidden
-  // argument's value (hk_ndrange_t), and the work-groups that lie entirely inside it:
-  // group (x, y, z) is full when x < full_groups[0], y < full_groups[1] and
-  // z < full_groups[2]. For other kernels ndrange is the grid and every group is full.
-  std::uint64_t ndrange[3] = {1, 1, 1};
-  std::uint64_t full_groups[3] = {0, 0, 0};
-  std::uint64_t full_total = 0;  // their number
+  // Native kernels (planned with round_up): work-items the last work-group of each
+  // dimension has beyond the true ndrange (0 for other kernels). 16 bits in the padding
+  // after team_sized, so the plan the launch path copies does not grow; the true ndrange
+  // and the full groups follow from it (trueNdrange, fullGroups).
+  std::uint16_t pad[3] = {0, 0, 0};
 };
+
+// Work-groups in dimension d that lie entirely inside the true ndrange: group (x, y, z) is
+// full when x < fullGroups(p, 0), y < fullGroups(p, 1) and z < fullGroups(p, 2).
+inline std::uint64_t fullGroups(const Plan &p, int d) {
+  return p.pc.num_groups[d] - (p.pad[d] != 0 ? 1 : 0);
+}
+inline std::uint64_t fullTotal(const Plan &p) {
+  return fullGroups(p, 0) * fullGroups(p, 1) * fullGroups(p, 2);
+}
+// The true ndrange (the hidden argument of native kernels, hk_ndrange_t).
+inline void trueNdrange(const Plan &p, std::uint64_t out[3]) {
+  for (int d = 0; d < 3; ++d) out[d] = p.pc.num_groups[d] * p.pc.local_size[d] - p.pad[d];
+}
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
