@@ -284,3 +284,56 @@ TEST(NativeKernelsDefaults, NoWorkGroupSizeGivenStillCoversAPrimeSize) {
 }
 
 }  // namespace
+
+namespace {
+
+// The C API: arguments from index 1, any global size; errors as OpenCL reports them.
+TEST(NativeKernelsCApi, ArgumentsFromIndexOneAndErrors) {
+  hk::Runtime &rt = hk::Runtime::get();
+  const std::string source = nativeSource();
+  const char *text = source.c_str();
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(hkCreateNativeProgramWithSource(rt.context(), 0, &text, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  cl_program p = hkCreateNativeProgramWithSource(rt.context(), 1, &text, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_device_id device = rt.device();
+  ASSERT_EQ(hkBuildProgram(p, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel k = hkCreateKernel(p, "native_triad", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t n = 997, wg = 32;
+  hk::Buffer<float> a(rt, n), b(rt, n), c(rt, n);
+  for (size_t i = 0; i < n; ++i) b[i] = c[i] = static_cast<float>(i);
+  const float s = 2.0f;
+  cl_mem mems[3] = {a.get(), b.get(), c.get()};
+  for (cl_uint i = 0; i < 3; ++i)
+    ASSERT_EQ(hkSetKernelArg(k, 1 + i, sizeof(cl_mem), &mems[i]), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k, 4, sizeof s, &s), CL_SUCCESS);
+  for (int round = 0; round < 3; ++round)
+    ASSERT_EQ(hkEnqueueNDRangeKernel(rt.queue(), k, 1, nullptr, &n, &wg, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  ASSERT_EQ(hkFinish(rt.queue()), CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 2.0f * c[i]);
+  hk_variant_info v{};
+  ASSERT_EQ(hkGetKernelVariantInfo(k, &v), CL_SUCCESS);
+  EXPECT_TRUE(v.native);
+  EXPECT_EQ(v.unchecked_groups, 2u * 31u);  // launches 2 and 3: 31 full groups each
+  EXPECT_EQ(v.checked_groups, 32u + 2u);    // launch 1 entirely, then the boundary group
+  EXPECT_EQ(hkGetKernelVariantInfo(k, nullptr), CL_INVALID_VALUE);
+  hkReleaseKernel(k);
+  hkReleaseProgram(p);
+}
+
+// A plain program's kernel is never native, even with a first parameter of that type.
+TEST(NativeKernelsCApi, PlainProgramsAreNeverNative) {
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Program p = hk::Program::fromSource(rt, R"(
+      typedef struct hk_ndrange_t { ulong size[3]; } hk_ndrange_t;
+      kernel void k(const hk_ndrange_t r, global ulong *out) { out[0] = r.size[0]; })");
+  hk::Kernel k(p, "k");
+  EXPECT_FALSE(k.isNative());
+  EXPECT_EQ(k.numArgs(), 2u);
+  EXPECT_FALSE(k.variants().native);
+}
+
+}  // namespace
