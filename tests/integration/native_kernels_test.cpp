@@ -337,3 +337,34 @@ TEST(NativeKernelsCApi, PlainProgramsAreNeverNative) {
 }
 
 }  // namespace
+
+namespace {
+
+// An unchecked variant that does not build: the checked one runs every work-group, with
+// the same results, and the launch never fails.
+TEST(NativeKernelsFallback, UncheckedVariantThatDoesNotBuildLeavesTheCheckedOne) {
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Program p = hk::Program::native(rt, R"(
+      #if !HK_CHECKED
+      #error this program has no unchecked variant
+      #endif
+      HK_KERNEL(fill, global int *out) {
+        if (hk_in_bounds()) out[hk_global_id(0)] = (int)hk_global_id(0) + 100 * hk_checked();
+      })");
+  hk::Kernel k(p, "fill");
+  hk::Buffer<int> out(rt, 100);
+  for (int round = 0; round < 3; ++round) {
+    std::fill(out.begin(), out.end(), -1);
+    k.launch({100}, {16}, out);
+    rt.finish();
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(out[i], i + 100) << "round " << round;
+  }
+  hk_variant_info v = k.variants();
+  EXPECT_FALSE(v.unchecked_built);
+  EXPECT_FALSE(v.unchecked_used);
+  EXPECT_EQ(v.unchecked_groups, 0u);
+  EXPECT_EQ(v.checked_groups, 3u * 7u);
+  EXPECT_EQ(k.counts().by_path[HK_PATH_QUEUE], 0u);
+}
+
+}  // namespace
