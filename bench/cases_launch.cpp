@@ -122,7 +122,8 @@ const Register kPartialWorkgroup{[] {
 // A native kernel over 1000 items in work-groups of 64: hostkernel rounds the grid up to
 // 16 groups; 15 run the unchecked variant, the last (40 of 64 items outside the ndrange)
 // the checked one. "uniform" is the same kernel over 1024 items (16 full groups, all
-// unchecked): the target is hostkernel within 1.2x of it. The queue path runs the checked
+// unchecked): the target is hostkernel within 1.2x of it. "checked" runs every group
+// with the checked variant through hostkernel. The queue path runs the checked
 // program on the rounded grid, as hostkernel does when it falls back to PoCL.
 const Register kNativePartial{[] {
   std::vector<int> in(1024), out(1024, -1);
@@ -135,7 +136,8 @@ const Register kNativePartial{[] {
   k.args = {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out)};
   k.global = {kPartialN, 1, 1};
   k.local = {64, 1, 1};
-  k.extraPaths = {{"uniform", false, std::array<std::size_t, 3>{1024, 1, 1}}};
+  k.extraPaths = {{"uniform", false, std::array<std::size_t, 3>{1024, 1, 1}},
+                  {"checked", true, std::nullopt}};
   k.outputArg = 1;
   k.outputType = ElemType::I32;
   k.native = [](NativeArgs &a) {
