@@ -109,9 +109,46 @@ const Register kPartialWorkgroup{[] {
     const cl_uint n = a.scalar<cl_uint>(2);
     for (cl_uint i = 0; i < n; ++i) dst[i] = src[i] * 2 + 1;
   };
-  return launchCase("launch/partial-workgroup", "latency",
+  return launchCase("launch/guarded-padded", "latency",
                     "guarded_copy(in, out, n=1000): grid padded to 1024, local 64; the last "
                     "work-group has 24 active work-items; one op = launch + finish",
+                    k, [in, out] {
+                      std::vector<int> expect(out);
+                      for (std::size_t i = 0; i < kPartialN; ++i) expect[i] = in[i] * 2 + 1;
+                      return outputOf(expect, ElemType::I32);
+                    });
+}()};
+
+// A native kernel over 1000 items in work-groups of 64: hostkernel rounds the grid up to
+// 16 groups; 15 run the unchecked variant, the last (40 of 64 items outside the ndrange)
+// the checked one. "uniform" is the same kernel over 1024 items (16 full groups, all
+// unchecked): the target is hostkernel within 1.2x of it. "checked" runs every group
+// with the checked variant through hostkernel. The queue path runs the checked
+// program on the rounded grid, as hostkernel does when it falls back to PoCL.
+const Register kNativePartial{[] {
+  std::vector<int> in(1024), out(1024, -1);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = i < kPartialN ? static_cast<int>(i * 7 % 1000) : -1;  // -1 -> 2*-1+1 = -1
+  KernelLaunch k;
+  k.file = "native/native_copy.cl";
+  k.kernel = "native_copy";
+  k.nativeKernel = true;
+  k.args = {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out)};
+  k.global = {kPartialN, 1, 1};
+  k.local = {64, 1, 1};
+  k.extraPaths = {{"uniform", false, std::array<std::size_t, 3>{1024, 1, 1}},
+                  {"checked", true, std::nullopt}};
+  k.outputArg = 1;
+  k.outputType = ElemType::I32;
+  k.native = [](NativeArgs &a) {
+    const int *src = a.buf<int>(0);
+    int *dst = a.buf<int>(1);
+    for (std::size_t i = 0; i < kPartialN; ++i) dst[i] = src[i] * 2 + 1;
+  };
+  return launchCase("launch/partial-workgroup", "latency",
+                    "native_copy (HK_KERNEL) over n=1000, local 64: 15 full groups unchecked "
+                    "+ 1 partial checked; 'uniform' = n=1024; queue = checked on the rounded "
+                    "grid; one op = launch + finish",
                     k, [in, out] {
                       std::vector<int> expect(out);
                       for (std::size_t i = 0; i < kPartialN; ++i) expect[i] = in[i] * 2 + 1;

@@ -130,10 +130,50 @@ Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
                     std::string("stream_triad: a = b + 3*c on ") + sizeText + ", local 256; one op = launch + finish", k);
 }
 
+// STREAM triad as a native kernel (HK_KERNEL, kernels/native/native_variants.cl) over n
+// items that 256 does not divide: "hostkernel" runs full work-groups with the unchecked
+// variant (hk_in_bounds() folded away) and the last one checked; "checked" runs every
+// work-group with the checked variant through hostkernel; "queue" is PoCL with the checked
+// variant. Target: hostkernel at least as fast as checked.
+Case nativeTriad(const char *name, std::size_t n, const char *sizeText) {
+  KernelLaunch k;
+  k.file = "native/native_variants.cl";
+  k.kernel = "native_triad";
+  k.nativeKernel = true;
+  k.args = {LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n)),
+            LaunchArg::generated<float>(n, smallIntegers<float>(22, 1 << 16, n)),
+            LaunchArg::generated<float>(n, smallIntegers<float>(23, 1 << 16, n)),
+            LaunchArg::scalar(3.0f)};
+  k.global = {n, 1, 1};
+  k.local = {256, 1, 1};
+  k.extraPaths = {{"checked", true, std::nullopt}};
+  k.outputArg = 0;
+  k.outputType = ElemType::F32;
+  k.checkLaunches = 2;  // the second launch runs the unchecked variant
+  k.nativeThreads = true;
+  k.native = [n](NativeArgs &a) {
+    float *out = a.buf<float>(0);
+    const float *b = a.buf<float>(1);
+    const float *c = a.buf<float>(2);
+    const float s = a.scalar<float>(3);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(n); ++i) out[i] = b[i] + s * c[i];
+  };
+  return launchCase(name, "performance",
+                    std::string("native_triad (HK_KERNEL): a = b + 3*c on ") + sizeText +
+                        ", local 256; hostkernel = unchecked full groups, checked = every "
+                        "group checked; one op = launch + finish",
+                    k);
+}
+
 const Register kCopyCache{streamCopy("stream/copy/cache", kCacheN, "32K floats (2 x 128 KiB)")};
 const Register kCopyDram{streamCopy("stream/copy/dram", kDramN, "16M floats (2 x 64 MiB)")};
 const Register kTriadCache{streamTriad("stream/triad/cache", kCacheN, "32K floats (3 x 128 KiB)")};
 const Register kTriadDram{streamTriad("stream/triad/dram", kDramN, "16M floats (3 x 64 MiB)")};
+const Register kTriadVariantsCache{nativeTriad("stream/triad/variants-cache", kCacheN - 7,
+                                               "32K-7 floats")};
+const Register kTriadVariantsDram{nativeTriad("stream/triad/variants-dram", kDramN - 7,
+                                              "16M-7 floats")};
 
 // ---- localmem: transpose straight through global memory vs through a __local tile ----
 constexpr cl_uint kTw = 1024, kTh = 1024;

@@ -86,11 +86,23 @@ Bytes alignedBytes(std::size_t size) {
   return Bytes(static_cast<std::byte *>(p), std::free);
 }
 
+// How a path runs a native kernel (KernelLaunch::nativeKernel); kPlain for other kernels.
+enum class Variant { kPlain, kNative, kChecked };
+
 template <class Api>
 class LaunchState {
  public:
-  LaunchState(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch)
-      : env_(env), launch_(std::move(launch)) {}
+  LaunchState(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch,
+              Variant variant = Variant::kPlain,
+              std::optional<std::array<std::size_t, 3>> global = std::nullopt)
+      : env_(env), launch_(std::move(launch)), variant_(variant) {
+    global_ = global ? *global : launch_->global;
+    ndrange_ = {global_[0], global_[1], global_[2]};
+    if (variant_ == Variant::kChecked)  // the grid rounded up to whole work-groups
+      for (int d = 0; d < 3; ++d)
+        global_[d] = (global_[d] + launch_->local[d] - 1) / launch_->local[d] * launch_->local[d];
+    first_ = variant_ == Variant::kPlain ? 0 : 1;
+  }
 
   ~LaunchState() {
     if (kernel_) Api::release(kernel_);
@@ -104,10 +116,18 @@ class LaunchState {
   void setup() {
     const KernelLaunch &l = *launch_;
     initial_ = l.initial();
-    cl_program program = env_.program(l.file, l.buildOptions);
+    cl_program program =
+        variant_ == Variant::kPlain ? env_.program(l.file, l.buildOptions)
+        : variant_ == Variant::kNative
+            ? env_.program(l.file, l.buildOptions, OpenCLEnv::Kind::kNative)
+            : env_.program(l.file, "-DHK_CHECKED=1 " + l.buildOptions,
+                           OpenCLEnv::Kind::kPrelude);
     cl_int err = CL_SUCCESS;
     kernel_ = Api::createKernel(program, l.kernel.c_str(), &err);
     checkCl(err, std::string(Api::kName) + ": create kernel " + l.kernel);
+    if (variant_ == Variant::kChecked)  // hk_ndrange_t: the true ndrange
+      checkCl(Api::setArg(kernel_, 0, sizeof ndrange_, ndrange_.data()),
+              std::string(Api::kName) + ": set the ndrange argument");
     queue_ = Api::createQueue(env_.context(), env_.device(), &err);
     checkCl(err, std::string(Api::kName) + ": create queue");
     buffers_.assign(l.args.size(), nullptr);
@@ -118,15 +138,15 @@ class LaunchState {
         case LaunchArg::Kind::Buffer:
           buffers_[i] = Api::createBuffer(env_.context(), CL_MEM_READ_WRITE, a.size, &err);
           checkCl(err, what + ": create buffer");
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), sizeof(cl_mem), &buffers_[i]),
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), sizeof(cl_mem), &buffers_[i]),
                   what + ": set");
           break;
         case LaunchArg::Kind::Scalar:
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), a.size, a.bytes.data()),
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), a.size, a.bytes.data()),
                   what + ": set");
           break;
         case LaunchArg::Kind::Local:
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i), a.size, nullptr), what + ": set");
+          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), a.size, nullptr), what + ": set");
           break;
       }
     }
@@ -138,12 +158,12 @@ class LaunchState {
     cl_command_queue q = queue_;
     cl_kernel k = kernel_;
     const cl_uint dim = launch_->workDim;
-    const std::size_t *g = launch_->global.data();
+    const std::size_t *g = global_.data();
     const std::size_t *l = launch_->localNull ? nullptr : launch_->local.data();
     if (launch_->swapArgs) {
-      const cl_uint a = static_cast<cl_uint>((*launch_->swapArgs)[0]);
-      const cl_uint b = static_cast<cl_uint>((*launch_->swapArgs)[1]);
-      const cl_mem pair[2] = {buffers_[a], buffers_[b]};
+      const cl_uint a = static_cast<cl_uint>((*launch_->swapArgs)[0] + first_);
+      const cl_uint b = static_cast<cl_uint>((*launch_->swapArgs)[1] + first_);
+      const cl_mem pair[2] = {buffers_[a - first_], buffers_[b - first_]};
       for (std::uint64_t i = 0; i < n; ++i) {
         const cl_int e0 = Api::setArg(k, a, sizeof(cl_mem), &pair[flip_]);
         const cl_int e1 = Api::setArg(k, b, sizeof(cl_mem), &pair[flip_ ^ 1]);
@@ -221,6 +241,10 @@ class LaunchState {
 
   OpenCLEnv &env_;
   std::shared_ptr<const KernelLaunch> launch_;
+  Variant variant_;
+  std::array<std::size_t, 3> global_;          // the grid this path launches
+  std::array<cl_ulong, 3> ndrange_;            // kChecked: argument 0 (hk_ndrange_t)
+  cl_uint first_ = 0;                          // kernel index of args[0]
   std::shared_ptr<const KernelLaunch::Initial> initial_;
   cl_kernel kernel_ = nullptr;
   cl_command_queue queue_ = nullptr;
@@ -231,10 +255,12 @@ class LaunchState {
 };
 
 template <class Api>
-Path makePath(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
-  auto state = std::make_shared<LaunchState<Api>>(env, std::move(launch));
+Path makePath(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch,
+              Variant variant = Variant::kPlain, std::string name = Api::kName,
+              std::optional<std::array<std::size_t, 3>> global = std::nullopt) {
+  auto state = std::make_shared<LaunchState<Api>>(env, std::move(launch), variant, global);
   Path p;
-  p.name = Api::kName;
+  p.name = std::move(name);
   p.setup = [state] { state->setup(); };
   p.run = [state](std::uint64_t n) { state->run(n); };
   p.check = [state] { return state->check(); };
@@ -353,8 +379,16 @@ std::shared_ptr<const KernelLaunch::Initial> KernelLaunch::initial() const {
 
 std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
   std::vector<Path> paths;
-  paths.push_back(makePath<HostkernelApi>(env, launch));
-  paths.push_back(makePath<QueueApi>(env, launch));
+  if (launch->nativeKernel) {
+    paths.push_back(makePath<HostkernelApi>(env, launch, Variant::kNative));
+    paths.push_back(makePath<QueueApi>(env, launch, Variant::kChecked));
+    for (const KernelLaunch::ExtraPath &e : launch->extraPaths)
+      paths.push_back(makePath<HostkernelApi>(
+          env, launch, e.checkedOnly ? Variant::kChecked : Variant::kNative, e.name, e.global));
+  } else {
+    paths.push_back(makePath<HostkernelApi>(env, launch));
+    paths.push_back(makePath<QueueApi>(env, launch));
+  }
   if (launch->native) {
     auto state = std::make_shared<NativeState>(launch);
     Path p;

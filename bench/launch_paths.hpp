@@ -139,6 +139,22 @@ struct KernelLaunch {
   // (F32/F64 outputs; 0 = bit for bit). For math builtins that glibc and PoCL (SLEEF)
   // implement differently.
   unsigned nativeUlps = 0;
+  // A native kernel (kernels/native/*.cl, written with include/hostkernel/kernel.h):
+  // `args` leave out the hidden ndrange (kernel argument 0) and `global` is the true
+  // ndrange. The hostkernel path builds a native program (hkCreateNativeProgramWithSource:
+  // full work-groups unchecked, boundary ones checked); the queue path builds the prelude
+  // and source with -DHK_CHECKED=1, sets argument 0 itself and launches the grid rounded
+  // up to whole work-groups, as hostkernel does when it gives a launch to PoCL.
+  bool nativeKernel = false;
+  // More hostkernel paths for a native kernel: "checked" runs the queue path's program
+  // (every work-group checked) through hkEnqueueNDRangeKernel; a path with `global` runs
+  // the native program over that ndrange instead (e.g. a uniform one of the same grid).
+  struct ExtraPath {
+    std::string name;
+    bool checkedOnly = false;
+    std::optional<std::array<std::size_t, 3>> global;
+  };
+  std::vector<ExtraPath> extraPaths;
   // The native function starts OpenCL-free threads (OpenMP): they are released after
   // every timed batch so that their spinning does not slow the next path.
   bool nativeThreads = false;

@@ -6,6 +6,10 @@
 #include <sstream>
 #include <vector>
 
+#ifndef HK_PRELUDE_PATH
+#define HK_PRELUDE_PATH "include/hostkernel/kernel.h"
+#endif
+
 namespace hkbench {
 namespace {
 
@@ -137,14 +141,22 @@ cl_context OpenCLEnv::context() {
 }
 
 cl_program OpenCLEnv::program(const std::string &file, const std::string &options) {
+  return program(file, options, Kind::kPlain);
+}
+
+cl_program OpenCLEnv::program(const std::string &file, const std::string &options, Kind kind) {
   init();
-  const std::string key = file + '\0' + options;
+  const std::string key = file + '\0' + options + '\0' + std::to_string(static_cast<int>(kind));
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-  const std::string source = readFile(kernelsDir_ + "/" + file);
+  std::string source = readFile(kernelsDir_ + "/" + file);
+  if (kind == Kind::kPrelude) source = readFile(HK_PRELUDE_PATH) + "\n#line 1\n" + source;
   const char *text = source.c_str();
   const std::size_t length = source.size();
   cl_int err = CL_SUCCESS;
-  cl_program program = hkCreateProgramWithSource(context_, 1, &text, &length, &err);
+  cl_program program =
+      kind == Kind::kNative
+          ? hkCreateNativeProgramWithSource(context_, 1, &text, &length, &err)
+          : hkCreateProgramWithSource(context_, 1, &text, &length, &err);
   checkCl(err, "clCreateProgramWithSource(" + file + ")");
   err = hkBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
   if (err != CL_SUCCESS) {

@@ -48,6 +48,12 @@ class OpenCLEnv {
   // through hkCreateProgramWithSource/hkBuildProgram (they forward to PoCL), so every path
   // can share it. The build log is part of the exception on failure.
   cl_program program(const std::string &file, const std::string &options = "");
+  // Native kernels (kernels/native, include/hostkernel/kernel.h). kNative: a native
+  // program (hkCreateNativeProgramWithSource: both variants, hidden ndrange set by
+  // hostkernel). kPrelude: a plain program of the prelude and the source, for code that
+  // passes the ndrange and rounds the grid itself (PoCL's queue; a variant on its own).
+  enum class Kind { kPlain, kNative, kPrelude };
+  cl_program program(const std::string &file, const std::string &options, Kind kind);
   // "pthread-haswell-AMD EPYC, OpenCL 3.0 PoCL 3.1+debian ..." (initialises).
   std::string description();
   const std::string &kernelsDir() const { return kernelsDir_; }

@@ -184,6 +184,46 @@ HK_API cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, s
 /* Why the calling thread's last hkCreateProgramWithSPIRV failed ("" after a success). */
 HK_API const char *hkGetLastSPIRVError(void);
 
+/* ---- native kernels (docs/native-kernels.md) ------------------------------------ */
+/* A native program's kernels are written with the prelude include/hostkernel/kernel.h
+ * (HK_KERNEL, hk_in_bounds(), ...) and launched over their true ndrange: hostkernel
+ * rounds the grid up to whole work-groups (any global size works with any local size),
+ * passes the true ndrange as the hidden argument 0, and runs work-groups that lie inside
+ * the ndrange with the program's unchecked variant (HK_CHECKED=0) and boundary
+ * work-groups with the checked one (HK_CHECKED=1). Set arguments from index 1; index 0
+ * is hostkernel's. Build with hkBuildProgram (it adds -DHK_CHECKED=1 and
+ * -cl-kernel-arg-info); the unchecked variant is built on a kernel's second launch.
+ *
+ *   cl_program p = hkCreateNativeProgramWithSource(ctx, 1, &src, NULL, &err);
+ *   hkBuildProgram(p, 0, NULL, "", NULL, NULL);
+ *   cl_kernel k = hkCreateKernel(p, "scale", &err);
+ *   hkSetKernelArg(k, 1, sizeof a, &a);            // HK_KERNEL(scale, float a, ...)
+ *   size_t n = 1000, wg = 64;
+ *   hkEnqueueNDRangeKernel(q, k, 1, NULL, &n, &wg, 0, NULL, NULL);   // 16 groups
+ *
+ * Plain kernels (no HK_KERNEL) in a native program behave as in any program. */
+HK_API cl_program hkCreateNativeProgramWithSource(cl_context context, cl_uint count,
+                                                  const char **strings, const size_t *lengths,
+                                                  cl_int *errcode_ret);
+/* The same from SPIR-V compiled with the prelude (clang-15 -include hostkernel/kernel.h,
+ * without HK_CHECKED): the variants differ in the value hostkernel gives the prelude's
+ * constant hk_checked_variant_ while it translates the module. Build options: as for
+ * hkCreateProgramWithSPIRV. */
+HK_API cl_program hkCreateNativeProgramWithSPIRV(cl_context context, const void *il,
+                                                 size_t length, cl_int *errcode_ret);
+
+typedef struct hk_variant_info {
+  cl_bool native;            /* the kernel takes the hidden ndrange (HK_KERNEL) */
+  cl_bool unchecked_built;   /* its program's unchecked variant has been built */
+  cl_bool unchecked_used;    /* full work-groups of direct launches run it */
+  cl_ulong checked_groups;   /* work-groups run directly by the checked variant */
+  cl_ulong unchecked_groups; /* ... and by the unchecked one */
+} hk_variant_info;
+
+/* What hostkernel knows about the kernel's variants. CL_INVALID_KERNEL for a kernel that
+ * is not valid. */
+HK_API cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_variant_info *info);
+
 /* ---- events of direct launches ------------------------------------------------- */
 /* A direct launch's event is complete when it is returned. These answer for it as for a
  * kernel command: CL_EVENT_COMMAND_TYPE is CL_COMMAND_NDRANGE_KERNEL, CL_EVENT_COMMAND_QUEUE

@@ -20,6 +20,10 @@
 // Errors throw hk::Error (an OpenCL error code and a message that names the kernel and
 // the argument: "axpy: argument 1 (x): CL_INVALID_ARG_SIZE ...").
 //
+// Native kernels (hk::Program::native, include/hostkernel/kernel.h) launch over any
+// ndrange with any work-group size: hostkernel rounds the grid up and tells the kernel the
+// true ndrange (docs/native-kernels.md).
+//
 // Objects made from a Runtime must not outlive it (Runtime::get() lives until exit).
 // A Kernel is not thread-safe (launch() sets its arguments): use one per thread.
 #pragma once
@@ -217,6 +221,44 @@ class Program {
                            std::string_view options = {}) {
     return fromSpirv(rt, std::span<const std::uint8_t>(static_cast<const std::uint8_t *>(spirv), size),
                      options);
+  }
+
+  // A native program: OpenCL C written with the prelude hostkernel/kernel.h (HK_KERNEL,
+  // hk_in_bounds(), ...), which hostkernel puts in front of `source`. Its kernels launch
+  // over their true ndrange with any work-group size; full work-groups run the unchecked
+  // variant (built on a kernel's second launch), boundary ones the checked variant.
+  //
+  //   hk::Program p = hk::Program::native(rt, R"(
+  //       HK_KERNEL(scale, float a, global float *x) {
+  //         if (hk_in_bounds()) x[hk_global_id(0)] *= a;
+  //       })");
+  //   hk::Kernel scale(p, "scale");
+  //   scale.launch({1000}, {64}, 2.0f, x);      // 16 groups; the 16th is partial
+  //
+  // fromSource/fromSpirv programs are plain OpenCL: they never get the prelude.
+  static Program native(Runtime &rt, std::string_view source, std::string_view options = {}) {
+    const char *text = source.data();
+    size_t length = source.size();
+    cl_int err = CL_SUCCESS;
+    cl_program p = hkCreateNativeProgramWithSource(rt.context(), 1, &text, &length, &err);
+    detail::check(err, "hk::Program::native");
+    Program program(rt, p);
+    program.build("hk::Program::native", std::string(options));
+    return program;
+  }
+
+  // A native program from SPIR-V compiled with the prelude (clang-15 -include
+  // hostkernel/kernel.h, no HK_CHECKED): see hkCreateNativeProgramWithSPIRV.
+  static Program nativeSpirv(Runtime &rt, std::span<const std::uint8_t> spirv,
+                             std::string_view options = {}) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = hkCreateNativeProgramWithSPIRV(rt.context(), spirv.data(), spirv.size(), &err);
+    if (err != CL_SUCCESS)
+      detail::fail(err, "hk::Program::nativeSpirv",
+                   std::string("(") + hkGetLastSPIRVError() + ")");
+    Program program(rt, p);
+    program.build("hk::Program::nativeSpirv", "-x spir -spir-std=1.2 " + std::string(options));
+    return program;
   }
 
   Program(const Program &other) : rt_(other.rt_), program_(other.program_) {
@@ -434,9 +476,13 @@ class Kernel {
     if (err != CL_SUCCESS) detail::fail(err, "hk::Kernel: " + name_);
     cl_uint n = 0;
     clGetKernelInfo(kernel_, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
-    args_.resize(n);
-    for (cl_uint i = 0; i < n; ++i) {
-      ArgInfo &a = args_[i];
+    // A native kernel's argument 0 is the hidden ndrange: hostkernel sets it.
+    hk_variant_info variants{};
+    if (hkGetKernelVariantInfo(kernel_, &variants) == CL_SUCCESS && variants.native)
+      hidden_ = 1;
+    args_.resize(n - hidden_);
+    for (cl_uint i = hidden_; i < n; ++i) {
+      ArgInfo &a = args_[i - hidden_];
       char text[256] = {};
       if (clGetKernelArgInfo(kernel_, i, CL_KERNEL_ARG_NAME, sizeof text - 1, text, nullptr) ==
           CL_SUCCESS)
@@ -453,12 +499,13 @@ class Kernel {
   }
   Kernel(Kernel &&other) noexcept
       : rt_(other.rt_), kernel_(std::exchange(other.kernel_, nullptr)),
-        name_(std::move(other.name_)), args_(std::move(other.args_)) {}
+        name_(std::move(other.name_)), args_(std::move(other.args_)), hidden_(other.hidden_) {}
   Kernel &operator=(Kernel &&other) noexcept {
     std::swap(rt_, other.rt_);
     std::swap(kernel_, other.kernel_);
     std::swap(name_, other.name_);
     std::swap(args_, other.args_);
+    std::swap(hidden_, other.hidden_);
     return *this;
   }
   Kernel(const Kernel &) = delete;
@@ -485,8 +532,16 @@ class Kernel {
     detail::check(hkGetKernelLaunchCounts(kernel_, &c), name_ + ": hkGetKernelLaunchCounts");
     return c;
   }
+  // Work-groups run by each variant, for native kernels (hk::Program::native).
+  hk_variant_info variants() const {
+    hk_variant_info v{};
+    detail::check(hkGetKernelVariantInfo(kernel_, &v), name_ + ": hkGetKernelVariantInfo");
+    return v;
+  }
   const std::string &name() const { return name_; }
+  // Arguments launch() takes (a native kernel's hidden ndrange is not one of them).
   std::size_t numArgs() const { return args_.size(); }
+  bool isNative() const { return hidden_ != 0; }
   cl_kernel get() const { return kernel_; }
 
  private:
@@ -541,17 +596,17 @@ class Kernel {
       }
       if (q != 0 && !memory)
         detail::fail(CL_INVALID_ARG_VALUE, where(i), "(passed " + passed + "; " + expects(i) + ")");
-      err = hkSetKernelArg(kernel_, i, sizeof(cl_mem), &mem);
+      err = hkSetKernelArg(kernel_, i + hidden_, sizeof(cl_mem), &mem);
     } else if constexpr (IsLocal<T>::value) {
       passed = "hk::Local of " + std::to_string(value.bytes()) + " bytes";
       if (q != 0 && q != CL_KERNEL_ARG_ADDRESS_LOCAL)
         detail::fail(CL_INVALID_ARG_VALUE, where(i), "(passed " + passed + "; " + expects(i) + ")");
-      err = hkSetKernelArg(kernel_, i, value.bytes(), nullptr);
+      err = hkSetKernelArg(kernel_, i + hidden_, value.bytes(), nullptr);
     } else {
       passed = "a value of " + std::to_string(sizeof(T)) + " bytes";
       if (q != 0 && q != CL_KERNEL_ARG_ADDRESS_PRIVATE)
         detail::fail(CL_INVALID_ARG_VALUE, where(i), "(passed " + passed + "; " + expects(i) + ")");
-      err = hkSetKernelArg(kernel_, i, sizeof(T), &value);
+      err = hkSetKernelArg(kernel_, i + hidden_, sizeof(T), &value);
     }
     if (err != CL_SUCCESS) {
       std::string e = expects(i);
@@ -582,7 +637,8 @@ class Kernel {
   Runtime *rt_;
   cl_kernel kernel_ = nullptr;
   std::string name_;
-  std::vector<ArgInfo> args_;
+  std::vector<ArgInfo> args_;  // the arguments launch() takes
+  cl_uint hidden_ = 0;         // 1 for native kernels: launch() argument i is kernel argument i + 1
 };
 
 }  // namespace hk

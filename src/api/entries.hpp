@@ -19,6 +19,7 @@
 #include "launch/sampler.hpp"
 #include "launch/local_size.hpp"
 #include "pocl/probe.hpp"
+#include "program/native_program.hpp"
 #include "program/program_image.hpp"
 
 namespace hk::api {
@@ -93,6 +94,20 @@ struct KernelEntry {
   const program::KernelImage *image = nullptr;
 
   kernel::KernelArgs args;
+
+  // Native kernels (HK_KERNEL in a native program; docs/native-kernels.md): argument 0 is
+  // the hidden true ndrange, which every launch fills in, and full work-groups run the
+  // unchecked variant once it is built (on the kernel's second launch).
+  std::shared_ptr<program::NativeProgram> native;  // null for other kernels
+  bool hidden_ndrange = false;
+  bool launched_before = false;  // a launch was planned: the next one builds the variant
+  enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
+  Unchecked unchecked_state = Unchecked::NotYet;
+  std::shared_ptr<program::ProgramImage> unchecked_program;
+  const program::KernelImage *unchecked = nullptr;  // set only with Ready
+  std::mutex queue_arg_mutex;  // the hidden argument set on PoCL's kernel, then enqueue
+  std::atomic<std::uint64_t> checked_groups{0};    // direct launches' work-groups by variant
+  std::atomic<std::uint64_t> unchecked_groups{0};
 
   // The launch path's cache: valid while `fast` is set.
   std::atomic<bool> fast{false};

@@ -5,6 +5,8 @@
 // launchSlow(), which prepares, binds and plans, or hands the launch to PoCL's queue.
 #include <hostkernel/hostkernel.h>
 
+#include <array>
+
 #include "api/profiling_events.hpp"
 #include "api/queue_sync.hpp"
 #include "api/registry.hpp"
@@ -17,6 +19,17 @@
 
 namespace hk::api {
 namespace {
+
+// Work-groups by variant (hkGetKernelVariantInfo); like LaunchCounts, no locked
+// instruction.
+[[gnu::noinline]] void countVariants(KernelEntry &k, const launch::Plan &plan) {
+  const std::uint64_t unchecked = k.unchecked ? launch::fullTotal(plan) : 0;
+  k.unchecked_groups.store(k.unchecked_groups.load(std::memory_order_relaxed) + unchecked,
+                           std::memory_order_relaxed);
+  k.checked_groups.store(
+      k.checked_groups.load(std::memory_order_relaxed) + plan.total_groups - unchecked,
+      std::memory_order_relaxed);
+}
 
 // Runs a kernel whose entry is fast (prepared, bound, planned): on the team when the launch
 // is large or the kernel's launches have been slow, else on the calling thread. Counts the
@@ -36,7 +49,8 @@ namespace {
                        sampler.lastNs() >= launch::Sampler::kStealNs;
     // Built here, not for the inline path: its address escapes to the team, which would
     // make the inline path store it to memory.
-    const launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size};
+    const launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size,
+                                  k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
     switch (launch::runOnTeam(body, steal, timed, &serial_ns)) {
       case launch::TeamResult::Ran: path = HK_PATH_TEAM; team_serial_ns = serial_ns; break;
@@ -45,7 +59,8 @@ namespace {
     }
   }
   if (path == HK_PATH_INLINE &&
-      !launch::runInline(launch::LaunchBody{k.image, &k.args, &plan, 0}, ts))
+      !launch::runInline(
+          launch::LaunchBody{k.image, &k.args, &plan, 0, k.hidden_ndrange, k.unchecked}, ts))
     return CL_OUT_OF_HOST_MEMORY;
   if (timed) {
     const std::uint64_t wall = launch::nowNs() - t0;
@@ -54,6 +69,7 @@ namespace {
   if (k.grid_changed.load(std::memory_order_relaxed))
     k.grid_changed.store(false, std::memory_order_relaxed);
   k.counts.add(path, HK_REASON_NONE);
+  if (k.hidden_ndrange) countVariants(k, plan);
   return CL_SUCCESS;
 }
 
@@ -69,11 +85,72 @@ cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command
   return err;
 }
 
+// A native kernel on PoCL's queue: the checked variant (the application's program) over
+// the grid rounded up to whole work-groups, with the true ndrange as argument 0. Requests
+// that cannot be planned go to PoCL as they are, for its error.
+cl_int launchNativeOnQueue(KernelEntry &k, QueueEntry &q, hk_reason reason,
+                           cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                           const size_t *offset, const size_t *global, const size_t *local,
+                           cl_uint nwait, const cl_event *waits, cl_event *event) {
+  launch::Plan plan;
+  std::array<std::uint64_t, 3> reqd{};
+  size_t compiled[3] = {};
+  if (next().clGetKernelWorkGroupInfo(kernel, q.device->handle,
+                                      CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled,
+                                      compiled, nullptr) == CL_SUCCESS)
+    for (int i = 0; i < 3; ++i) reqd[i] = compiled[i];
+  if (dim < 1 || dim > 3 || !global ||
+      launch::planLaunch(launch::LaunchRequest::from(dim, offset, global, local),
+                         q.device->limits, reqd, plan, config().inline_max_items, true) !=
+          HK_REASON_NONE)
+    return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, global, local, nwait,
+                         waits, event);
+  size_t grid[3], wg[3];
+  for (cl_uint i = 0; i < dim; ++i) {
+    wg[i] = plan.pc.local_size[i];
+    grid[i] = plan.pc.num_groups[i] * wg[i];
+  }
+  std::uint64_t ndrange[3];
+  launch::trueNdrange(plan, ndrange);
+  // PoCL copies argument values when the command is enqueued: set and enqueue together.
+  std::lock_guard lock(k.queue_arg_mutex);
+  cl_int err = next().clSetKernelArg(kernel, 0, sizeof ndrange, ndrange);
+  if (err != CL_SUCCESS) return err;
+  return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, grid, wg, nwait, waits,
+                       event);
+}
+
+// Builds the unchecked variant of a native kernel (once; under the kernel's mutex) and
+// keeps it if its work-group function takes what the checked one takes.
+void prepareUnchecked(KernelEntry &k, cl_context context) {
+  k.unchecked_state = KernelEntry::Unchecked::Failed;
+  std::string error;
+  auto img = k.native->unchecked(context, k.device->handle, error);
+  const program::KernelImage *u = img ? img->kernel(k.name, error) : nullptr;
+  if (!u) return;
+  const pocl::KernelRecord &a = *k.image->meta, &b = *u->meta;
+  if (a.num_args != b.num_args || a.num_locals != b.num_locals ||
+      a.local_sizes != b.local_sizes || a.reqd_wg_size != b.reqd_wg_size ||
+      k.image->flush_denorms != u->flush_denorms) {
+    logf(LogLevel::Warn, "kernel '%s': the unchecked variant differs in its arguments or "
+         "locals; the checked one runs every work-group", k.name.c_str());
+    return;
+  }
+  k.unchecked_program = std::move(img);
+  k.unchecked = u;
+  k.unchecked_state = KernelEntry::Unchecked::Ready;
+}
+
 // Prepares the kernel for the queue's device: its work-group function and metadata.
 hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   if (k.prep == KernelEntry::Prep::Ready && k.device == q.device) return HK_REASON_NONE;
   if (k.prep == KernelEntry::Prep::Failed && k.device == q.device)
     return HK_REASON_PREPARE_FAILED;
+  if (k.device != q.device) {  // the unchecked variant is per device too
+    k.unchecked = nullptr;
+    k.unchecked_program.reset();
+    k.unchecked_state = KernelEntry::Unchecked::NotYet;
+  }
   k.device = q.device;
   std::string error;
   k.program_image = registry().programImage(k.program, q.device->handle, error);
@@ -117,6 +194,9 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   }
   launch::Plan plan;  // this launch's own: another thread may re-plan the kernel meanwhile
   auto toQueue = [&](hk_reason why) {
+    if (k->hidden_ndrange)
+      return launchNativeOnQueue(*k, *q, why, queue, kernel, dim, offset, global, local,
+                                 nwait, waits, event);
     return launchOnQueue(k, q, why, queue, kernel, dim, offset, global, local, nwait, waits,
                          event);
   };
@@ -143,9 +223,15 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
         return toQueue(why);
       }
     }
+    // A native kernel's first launch runs checked throughout; its second builds the
+    // unchecked variant, so a kernel launched once is compiled once.
+    if (k->hidden_ndrange && k->unchecked_state == KernelEntry::Unchecked::NotYet &&
+        k->launched_before && k->device == q->device)
+      prepareUnchecked(*k, q->context);
+    k->launched_before = true;
     launch::LaunchRequest r = launch::LaunchRequest::from(dim, offset, global, local);
     if (hk_reason why = launch::planLaunch(r, q->device->limits, k->image->meta->reqd_wg_size,
-                                           plan, config().inline_max_items);
+                                           plan, config().inline_max_items, k->hidden_ndrange);
         why != HK_REASON_NONE)
       return toQueue(why);
     if (!r.sameAs(k->request.dim, k->request.offset, k->request.global,
@@ -153,7 +239,9 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
       k->grid_changed.store(true, std::memory_order_relaxed);
     k->request = r;
     k->plans.store(r, plan);
-    k->fast.store(true, std::memory_order_release);
+    // Until its unchecked variant is settled, a native kernel's launches come here.
+    if (!k->hidden_ndrange || k->unchecked_state != KernelEntry::Unchecked::NotYet)
+      k->fast.store(true, std::memory_order_release);
   }
   if (nwait) {
     // Events of PoCL's commands (or of earlier direct launches, already complete).

@@ -92,6 +92,10 @@ cl_program hkCreateProgramWithIL(cl_context c, const void *il, size_t len, cl_in
 cl_int hkBuildProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
                       void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
   registry().dropProgram(p);  // a rebuilt program has new code
+  if (auto native = registry().nativeProgram(p)) {  // the checked variant
+    const std::string checked = native->buildOptions(opts);
+    return next().clBuildProgram(p, n, devs, checked.c_str(), notify, user);
+  }
   return next().clBuildProgram(p, n, devs, opts, notify, user);
 }
 
@@ -158,6 +162,7 @@ cl_int hkReleaseProgram(cl_program p) {
   if (err == CL_SUCCESS && last) {
     registry().dropProgram(p);
     hk::program::forgetProgramBinaryInput(p);
+    registry().dropNative(p);
   }
   return err;
 }

@@ -157,6 +157,18 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   pocl::checkObjectIds(k->context);
   k->id = pocl::objectId(kernel);
   k->args.reset(num_args);
+  if ((k->native = nativeProgram(k->program)) && num_args > 0) {
+    char type[64] = {};
+    if (cl.clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type,
+                              nullptr) == CL_SUCCESS &&
+        program::isNdrangeTypeName(type)) {
+      k->hidden_ndrange = true;
+      // A placeholder so that binding succeeds: each launch points argument 0 at its own
+      // plan's ndrange (launch/executor.hpp), or sets it on PoCL's kernel for the queue.
+      const std::uint64_t zero[3] = {};
+      k->args.record(0, sizeof zero, zero);
+    }
+  }
   std::unique_lock lock(mutex_);
   if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
     return other;
@@ -254,6 +266,32 @@ void Registry::dropQueue(cl_command_queue queue) {
 void Registry::dropProgram(cl_program program) {
   std::lock_guard lock(mutex_);
   programs_.erase(program);
+}
+
+void Registry::addNative(cl_program program, std::shared_ptr<program::NativeProgram> native) {
+  // The id must be read as later lookups read it: settle whether ids are usable first.
+  cl_context context = nullptr;
+  if (next().clGetProgramInfo(program, CL_PROGRAM_CONTEXT, sizeof context, &context,
+                              nullptr) == CL_SUCCESS)
+    pocl::checkObjectIds(context);
+  std::lock_guard lock(mutex_);
+  natives_[program] = NativeSlot{pocl::objectId(program), std::move(native)};
+}
+
+std::shared_ptr<program::NativeProgram> Registry::nativeProgram(cl_program program) {
+  std::lock_guard lock(mutex_);
+  auto it = natives_.find(program);
+  if (it == natives_.end()) return nullptr;
+  if (it->second.id != pocl::objectId(program)) {  // a new program at a released address
+    natives_.erase(it);
+    return nullptr;
+  }
+  return it->second.native;
+}
+
+void Registry::dropNative(cl_program program) {
+  std::lock_guard lock(mutex_);
+  natives_.erase(program);
 }
 
 void Registry::dropBuffer(cl_mem mem) {

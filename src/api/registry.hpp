@@ -38,6 +38,12 @@ class Registry {
                                                       cl_device_id device,
                                                       std::string &error);
 
+  // Native programs (hkCreateNativeProgramWith*): their source and unchecked variant.
+  // Kept until the program is released.
+  void addNative(cl_program program, std::shared_ptr<program::NativeProgram> native);
+  std::shared_ptr<program::NativeProgram> nativeProgram(cl_program program);
+  void dropNative(cl_program program);
+
   // A buffer's device pointer, resolved once per cl_mem (with `queue` if it must be
   // mapped).
   bool bufferPointer(cl_mem mem, QueueEntry &queue, void **out);
@@ -69,6 +75,11 @@ class Registry {
   };
   std::map<cl_program, ProgramSlot> programs_;
   std::map<cl_mem, BufferSlot> buffers_;
+  struct NativeSlot {
+    std::uint64_t id;
+    std::shared_ptr<program::NativeProgram> native;
+  };
+  std::map<cl_program, NativeSlot> natives_;
   struct Retired {
     std::uint64_t by_path[3] = {};
     std::uint64_t by_reason[HK_REASON_COUNT] = {};

@@ -25,12 +25,10 @@ cl_program fail(cl_int code, std::string message, cl_int *errcode_ret) {
   return nullptr;
 }
 
-}  // namespace
-
-extern "C" {
-
-cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t length,
-                                    cl_int *errcode_ret) {
+// hkCreateProgramWithSPIRV, and with native_checked = 1 the checked variant of a native
+// program (program/spirv.hpp: SpirvTranslateOptions::native_checked).
+cl_program createFromSpirv(cl_context context, const void *il, size_t length,
+                           cl_int *errcode_ret, int native_checked) {
   t_spirv_error.clear();
   const auto &cl = next();
   cl_uint num_devices = 0;
@@ -47,7 +45,9 @@ cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t l
   if (!hk::program::checkSpirvStructure(spirv, error))
     return fail(CL_INVALID_VALUE, error, errcode_ret);
   std::vector<std::uint8_t> bitcode;
-  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error))
+  hk::program::SpirvTranslateOptions options;
+  options.native_checked = native_checked;
+  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error, options))
     return fail(CL_INVALID_BINARY, error, errcode_ret);
 
   std::vector<cl_device_id> devices(num_devices);
@@ -73,6 +73,25 @@ cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t l
   hk::api::registry().dropProgram(program);
   for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
+  return program;
+}
+
+}  // namespace
+
+extern "C" {
+
+cl_program hkCreateProgramWithSPIRV(cl_context context, const void *il, size_t length,
+                                    cl_int *errcode_ret) {
+  return createFromSpirv(context, il, length, errcode_ret, -1);
+}
+
+cl_program hkCreateNativeProgramWithSPIRV(cl_context context, const void *il, size_t length,
+                                          cl_int *errcode_ret) {
+  cl_program program = createFromSpirv(context, il, length, errcode_ret, 1);
+  if (program)
+    hk::api::registry().addNative(
+        program, hk::program::NativeProgram::fromSpirv(
+                     std::span<const std::uint8_t>(static_cast<const std::uint8_t *>(il), length)));
   return program;
 }
 

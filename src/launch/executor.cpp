@@ -38,8 +38,13 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
+    const pocl::WorkGroupFn checked = b.image->fn;
+    const pocl::WorkGroupFn unchecked = b.unchecked ? b.unchecked->fn : checked;
+    const std::uint64_t full[3] = {fullGroups(*b.plan, 0), fullGroups(*b.plan, 1),
+                                   fullGroups(*b.plan, 2)};
     for (std::uint64_t g = begin; g < end; ++g) {
-      b.image->fn(args, &pc, x, y, z);
+      // Native kernels: full groups run the unchecked variant (the same fn otherwise).
+      (x < full[0] && y < full[1] && z < full[2] ? unchecked : checked)(args, &pc, x, y, z);
       if (++x == nx) {
         x = 0;
         if (++y == ny) {

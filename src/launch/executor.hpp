@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernel/kernel_args.hpp"
 #include "launch/geometry.hpp"
@@ -22,17 +23,30 @@ struct LaunchBody {
   kernel::KernelArgs *args;
   Plan *plan;  // the launch's own: runInline fills its printf fields in place
   std::size_t printf_capacity;
+  // Native kernels: argument 0 is the plan's true ndrange; full groups run `unchecked`
+  // when it is set (docs/native-kernels.md).
+  bool hidden_ndrange = false;
+  const program::KernelImage *unchecked = nullptr;
 };
 
-// The argument array for this thread: the kernel's own, or, with __local memory, a copy
-// pointing into the thread's arena. Null only when the thread's buffers cannot grow.
+// The argument array for this thread: the kernel's own, or, with __local memory or a
+// hidden ndrange, a copy pointing into the thread's arena and at the thread's copy of
+// this launch's true ndrange (another thread may launch the same kernel with another
+// ndrange meanwhile). Null only when the thread's buffers cannot grow.
 [[gnu::always_inline]] inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
   kernel::KernelArgs &a = *b.args;
-  if (!a.hasLocals()) return a.array();
+  if (!a.hasLocals() && !b.hidden_ndrange) return a.array();
   if (a.localBytes() > ts.local_capacity || a.arrayLength() > ts.scratch_capacity ||
       a.localCount() > ts.slots_capacity)
     if (!ts.reserve(a.localBytes(), a.arrayLength(), a.localCount())) return nullptr;
-  a.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
+  if (a.hasLocals())
+    a.placeLocals(ts.local_arena, ts.local_slots, ts.scratch_args);
+  else
+    std::memcpy(ts.scratch_args, a.array(), a.arrayLength() * sizeof(void *));
+  if (b.hidden_ndrange) {
+    trueNdrange(*b.plan, ts.ndrange);
+    ts.scratch_args[0] = ts.ndrange;
+  }
   return ts.scratch_args;
 }
 
@@ -49,7 +63,10 @@ struct LaunchBody {
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
-    runGroups(b.image->fn, args, pc, b.plan->total_groups);
+    if (b.unchecked)
+      runGroupsVariants(b.image->fn, b.unchecked->fn, args, pc, b.plan->pad);
+    else
+      runGroups(b.image->fn, args, pc, b.plan->total_groups);
   }
   --ts.depth;
   if (ts.printf_position) ts.flushPrintf();

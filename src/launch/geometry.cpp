@@ -15,9 +15,19 @@ LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
   return r;
 }
 
+void nativeLocalSize(const std::size_t global[3], std::size_t local[3]) {
+  std::size_t budget = 64;
+  for (int i = 0; i < 3; ++i) {
+    std::size_t l = 1;
+    while (l < global[i] && l * 2 <= budget) l *= 2;
+    local[i] = l;
+    budget /= l;
+  }
+}
+
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd, Plan &plan,
-                     std::size_t inline_max_items) {
+                     std::size_t inline_max_items, bool round_up) {
   if (r.dim < 1 || r.dim > 3) return HK_REASON_INVALID_LAUNCH;
   for (int i = 0; i < 3; ++i) {
     // Zero sizes (a no-op in OpenCL 2+) and offsets that overflow are PoCL's to judge.
@@ -35,8 +45,14 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
     if (product > dev.max_group_size) return HK_REASON_INVALID_LAUNCH;
     if (has_reqd && (local[0] != reqd[0] || local[1] != reqd[1] || local[2] != reqd[2]))
       return HK_REASON_INVALID_LAUNCH;
-    for (int i = 0; i < 3; ++i)
-      if (r.global[i] % local[i] != 0) return HK_REASON_NON_UNIFORM;
+    if (!round_up)
+      for (int i = 0; i < 3; ++i)
+        if (r.global[i] % local[i] != 0) return HK_REASON_NON_UNIFORM;
+  } else if (round_up) {
+    if (has_reqd)
+      for (int i = 0; i < 3; ++i) local[i] = reqd[i];
+    else
+      nativeLocalSize(r.global, local);
   } else {
     if (has_reqd) return HK_REASON_INVALID_LAUNCH;  // PoCL requires the local size then
     choosePoclLocalSize(dev, r.global, local);
@@ -44,13 +60,24 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
   plan = Plan{};
   plan.pc.work_dim = r.dim;
   plan.total_groups = 1;
+  std::uint64_t grid_items = 1;
   for (int i = 0; i < 3; ++i) {
     plan.pc.num_groups[i] = r.global[i] / local[i];
+    if (round_up && r.global[i] % local[i] != 0) {
+      ++plan.pc.num_groups[i];
+      // The rounded grid must not wrap around, with its offset, as PoCL checks the
+      // request's.
+      const std::uint64_t end = plan.pc.num_groups[i] * local[i];
+      if (end < r.global[i] || end + r.offset[i] < end) return HK_REASON_INVALID_LAUNCH;
+      if (end - r.global[i] > 0xffff) return HK_REASON_LIMITS;  // Plan::pad is 16 bits
+      plan.pad[i] = static_cast<std::uint16_t>(end - r.global[i]);
+    }
     plan.pc.global_offset[i] = r.offset[i];
     plan.pc.local_size[i] = local[i];
     plan.total_groups *= plan.pc.num_groups[i];
+    grid_items *= plan.pc.num_groups[i] * local[i];
   }
-  plan.total_items = static_cast<std::uint64_t>(r.global[0]) * r.global[1] * r.global[2];
+  plan.total_items = grid_items;
   plan.team_sized = plan.total_groups > 1 && plan.total_items > inline_max_items;
   return HK_REASON_NONE;
 }

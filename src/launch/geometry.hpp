@@ -51,12 +51,38 @@ struct Plan {
   std::uint64_t total_groups;
   std::uint64_t total_items;
   bool team_sized;             // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
+  // Native kernels (planned with round_up): work-items the last work-group of each
+  // dimension has beyond the true ndrange (0 for other kernels). 16 bits in the padding
+  // after team_sized, so the plan the launch path copies does not grow; the true ndrange
+  // and the full groups follow from it (trueNdrange, fullGroups).
+  std::uint16_t pad[3];
 };
+
+// Work-groups in dimension d that lie entirely inside the true ndrange: group (x, y, z) is
+// full when x < fullGroups(p, 0), y < fullGroups(p, 1) and z < fullGroups(p, 2).
+inline std::uint64_t fullGroups(const Plan &p, int d) {
+  return p.pc.num_groups[d] - (p.pad[d] != 0 ? 1 : 0);
+}
+inline std::uint64_t fullTotal(const Plan &p) {
+  return fullGroups(p, 0) * fullGroups(p, 1) * fullGroups(p, 2);
+}
+// The true ndrange (the hidden argument of native kernels, hk_ndrange_t).
+inline void trueNdrange(const Plan &p, std::uint64_t out[3]) {
+  for (int d = 0; d < 3; ++d) out[d] = p.pc.num_groups[d] * p.pc.local_size[d] - p.pad[d];
+}
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
+// With round_up (native kernels) the grid is the request's global size rounded up to
+// whole work-groups, so no size is non-uniform; without a local size, a native kernel
+// gets nativeLocalSize's.
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
-                     std::size_t inline_max_items = 8192);
+                     std::size_t inline_max_items = 8192, bool round_up = false);
+
+// A native kernel's work-group when the launch gives none: powers of two, at most 64
+// work-items, filling the first dimension first (PoCL's own choice divides the global
+// size, which for a prime size is 1).
+void nativeLocalSize(const std::size_t global[3], std::size_t local[3]);
 
 }  // namespace hk::launch

@@ -49,4 +49,21 @@ class FpModeScope {
       for (std::uint64_t x = 0; x < nx; ++x) fn(args, &pc, x, y, z);
 }
 
+// Native kernels: the groups inside [0, full) in every dimension run `unchecked`, the
+// boundary groups `checked`; same order, same arguments and context. Rows of x are split
+// at full[0] so that the choice costs nothing per group.
+inline void runGroupsVariants(pocl::WorkGroupFn checked, pocl::WorkGroupFn unchecked,
+                              void **args, pocl::PoclContext &pc,
+                              const std::uint16_t pad[3]) {
+  const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1], nz = pc.num_groups[2];
+  const std::uint64_t full[3] = {nx - (pad[0] != 0), ny - (pad[1] != 0), nz - (pad[2] != 0)};
+  for (std::uint64_t z = 0; z < nz; ++z)
+    for (std::uint64_t y = 0; y < ny; ++y) {
+      const std::uint64_t fx = (z < full[2] && y < full[1]) ? full[0] : 0;
+      std::uint64_t x = 0;
+      for (; x < fx; ++x) unchecked(args, &pc, x, y, z);
+      for (; x < nx; ++x) checked(args, &pc, x, y, z);
+    }
+}
+
 }  // namespace hk::launch

@@ -35,7 +35,7 @@ class PlanCache {
     if ((s1 & 1) != 0) return false;
     // An empty cache has head 0, which no request (dim >= 1) matches.
     const std::uint64_t head = word(kHead);
-    if ((head >> 1) != head_of(dim, local != nullptr)) return false;
+    if (((head >> 1) & 7) != head_of(dim, local != nullptr)) return false;
     pocl::PoclContext &pc = plan.pc;
     // Unrolled: loops over atomics are not unrolled by the compiler, and this is the
     // launch path.
@@ -52,6 +52,9 @@ class PlanCache {
     plan.total_groups = word(kTotalGroups);
     plan.total_items = word(kTotalItems);
     plan.team_sized = (head & 1) != 0;
+    plan.pad[0] = static_cast<std::uint16_t>(head >> 16);
+    plan.pad[1] = static_cast<std::uint16_t>(head >> 32);
+    plan.pad[2] = static_cast<std::uint16_t>(head >> 48);
     if (!matches(0, offset, global, local, pc)) return false;
     if (dim >= 2 && !matches(1, offset, global, local, pc)) return false;
     if (dim == 3 && !matches(2, offset, global, local, pc)) return false;
@@ -63,7 +66,10 @@ class PlanCache {
     const std::uint32_t s = seq_.load(std::memory_order_relaxed);
     seq_.store(s + 1, std::memory_order_relaxed);  // odd: being written
     std::atomic_thread_fence(std::memory_order_release);
-    put(kHead, (head_of(r.dim, r.has_local) << 1) | (plan.team_sized ? 1 : 0));
+    // Head word: bit 0 team_sized, bits 1-3 dim and has_local, bits 16-63 Plan::pad.
+    put(kHead, (head_of(r.dim, r.has_local) << 1) | (plan.team_sized ? 1 : 0) |
+                   (std::uint64_t{plan.pad[0]} << 16) | (std::uint64_t{plan.pad[1]} << 32) |
+                   (std::uint64_t{plan.pad[2]} << 48));
     for (int i = 0; i < 3; ++i) {
       put(kGlobal + i, r.global[i]);
       put(kGroups + i, plan.pc.num_groups[i]);

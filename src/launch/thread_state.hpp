@@ -25,6 +25,8 @@ struct ThreadState {
   std::size_t scratch_capacity;
   void **local_slots;
   std::size_t slots_capacity;
+  // Native kernels: this launch's true ndrange, the hidden argument 0 (hk_ndrange_t).
+  std::uint64_t ndrange[3];
   // Kernel printf output, written to stdout after each launch.
   std::uint8_t *printf_buffer;
   std::uint32_t printf_capacity;

@@ -50,6 +50,10 @@ struct SpirvTranslateOptions {
   // Memory the child may map beyond what it inherits (RLIMIT_AS); valid modules need a
   // few tens of MiB.
   std::size_t memory_limit = std::size_t{2} << 30;
+  // Native programs (include/hostkernel/kernel.h): 1 or 0 makes every read of the
+  // prelude's `hk_checked_variant_` constant that value (the checked or the unchecked
+  // variant); with 0, a module without the constant is an error. -1: a plain program.
+  int native_checked = -1;
 };
 
 // Translates a SPIR-V module (binary, little-endian) to SPIR bitcode that PoCL 3.1 accepts.
@@ -67,7 +71,8 @@ namespace detail {
 // spirv_llvm.cpp: LLVMSPIRVLib and the module fixes, in the calling process. The only
 // code that includes LLVM headers.
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
-                            std::vector<std::uint8_t> &bitcode, std::string &error);
+                            std::vector<std::uint8_t> &bitcode, std::string &error,
+                            int native_checked = -1);
 // How the child ends when it does not return a result (its exit status).
 inline constexpr int kChildExitFatal = 70;        // LLVM fatal error (message on stderr)
 inline constexpr int kChildExitOutOfMemory = 71;  // allocation failed under the limit

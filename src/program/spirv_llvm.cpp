@@ -136,6 +136,31 @@ void madToFmuladd(llvm::Module &m) {
   }
 }
 
+// Native programs: the prelude (include/hostkernel/kernel.h) reads the variant from the
+// constant `hk_checked_variant_` (volatile, so that the front end leaves the reads alone).
+// Every read becomes the constant itself, so PoCL's optimiser folds hk_in_bounds() as it
+// does for the source variants built with -DHK_CHECKED. A module without the constant
+// (compiled without the prelude, or with a fixed HK_CHECKED) has only one variant: fine
+// for the checked translation, an error for the unchecked one.
+bool setCheckedVariant(llvm::Module &m, int checked, std::string &error) {
+  llvm::GlobalVariable *gv = m.getGlobalVariable("hk_checked_variant_", true);
+  if (!gv || !gv->getValueType()->isIntegerTy()) {
+    if (checked == 0) error = "native SPIR-V without hk_checked_variant_ (not compiled with hostkernel/kernel.h?): no unchecked variant";
+    return checked != 0;
+  }
+  llvm::Constant *value = llvm::ConstantInt::get(gv->getValueType(), checked ? 1 : 0);
+  gv->setInitializer(value);
+  gv->setConstant(true);
+  std::vector<llvm::LoadInst *> loads;
+  for (llvm::User *u : gv->users())
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(u)) loads.push_back(load);
+  for (llvm::LoadInst *load : loads) {
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+  }
+  return true;
+}
+
 void writeStderr(const char *text) {
   (void)!write(STDERR_FILENO, text, std::strlen(text));
 }
@@ -162,7 +187,8 @@ void installChildErrorHandlers() {
 }
 
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
-                            std::vector<std::uint8_t> &bitcode, std::string &error) {
+                            std::vector<std::uint8_t> &bitcode, std::string &error,
+                            int native_checked) {
   llvm::LLVMContext ctx;
   ctx.setOpaquePointers(false);  // LLVMSPIRVLib 15 asserts with opaque pointers
   std::istringstream stream(
@@ -187,6 +213,7 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
   attributeLocals(*m);
   addArgNames(*m);
   madToFmuladd(*m);
+  if (native_checked >= 0 && !setCheckedVariant(*m, native_checked, error)) return false;
 
   std::string problems;
   llvm::raw_string_ostream verify_out(problems);

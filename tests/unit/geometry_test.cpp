@@ -80,5 +80,64 @@ TEST(Geometry, SameRequestIsRecognisedAndAnyChangeIsNot) {
   EXPECT_FALSE(r.sameAs(1, o, g, l));
 }
 
+
+// Native kernels: the grid is rounded up to whole work-groups; the plan keeps the true
+// ndrange (the hidden argument) and how many groups per dimension lie inside it.
+TEST(Geometry, RoundUpPlansFullAndBoundaryGroups) {
+  const size_t g[3] = {1000, 23, 5}, l[3] = {64, 4, 5};
+  Plan p;
+  ASSERT_EQ(planLaunch(LaunchRequest::from(3, nullptr, g, l), cpu(), kNoReqd, p, 8192, true),
+            HK_REASON_NONE);
+  EXPECT_EQ(p.pc.num_groups[0], 16u);
+  EXPECT_EQ(p.pc.num_groups[1], 6u);
+  EXPECT_EQ(p.pc.num_groups[2], 1u);
+  EXPECT_EQ(fullGroups(p, 0), 15u);
+  EXPECT_EQ(fullGroups(p, 1), 5u);
+  EXPECT_EQ(fullGroups(p, 2), 1u);
+  EXPECT_EQ(fullTotal(p), 75u);
+  EXPECT_EQ(p.total_groups, 96u);
+  std::uint64_t nd[3];
+  trueNdrange(p, nd);
+  EXPECT_EQ(nd[0], 1000u);
+  EXPECT_EQ(nd[1], 23u);
+  EXPECT_EQ(nd[2], 5u);
+  EXPECT_EQ(p.total_items, 1024u * 24u * 5u);
+  // Without round_up the same request is non-uniform.
+  EXPECT_EQ(planLaunch(LaunchRequest::from(3, nullptr, g, l), cpu(), kNoReqd, p),
+            HK_REASON_NON_UNIFORM);
+}
+
+TEST(Geometry, RoundUpWithoutLocalSizePicksPowersOfTwo) {
+  const size_t prime = 1009;
+  Plan p;
+  ASSERT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &prime, nullptr), cpu(), kNoReqd, p,
+                       8192, true),
+            HK_REASON_NONE);
+  EXPECT_EQ(p.pc.local_size[0], 64u);
+  EXPECT_EQ(p.pc.num_groups[0], 16u);
+  EXPECT_EQ(fullGroups(p, 0), 15u);
+  const size_t g2[2] = {3, 100};
+  ASSERT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g2, nullptr), cpu(), kNoReqd, p, 8192,
+                       true),
+            HK_REASON_NONE);
+  EXPECT_EQ(p.pc.local_size[0], 4u);
+  EXPECT_EQ(p.pc.local_size[1], 16u);
+}
+
+TEST(Geometry, PlanDoesNotGrowForNativeKernels) {
+  // The launch path copies the plan word by word (PlanCache): native kernels' fields live
+  // in the padding that was there before.
+  static_assert(sizeof(Plan) == 120);
+}
+
+TEST(Geometry, UniformPlansHaveEveryGroupFull) {
+  const size_t g = 1024, l = 64;
+  Plan p;
+  ASSERT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &g, &l), cpu(), kNoReqd, p),
+            HK_REASON_NONE);
+  EXPECT_EQ(fullTotal(p), p.total_groups);
+  EXPECT_EQ(fullGroups(p, 0), 16u);
+}
+
 }  // namespace
 }  // namespace hk::launch

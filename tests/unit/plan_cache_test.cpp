@@ -32,6 +32,7 @@ void ExpectSamePlan(const Plan &got, const Plan &want) {
   EXPECT_EQ(got.total_groups, want.total_groups);
   EXPECT_EQ(got.total_items, want.total_items);
   EXPECT_EQ(got.team_sized, want.team_sized);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(got.pad[i], want.pad[i]) << "pad " << i;
 }
 
 TEST(PlanCache, EmptyCacheMisses) {
@@ -62,6 +63,24 @@ TEST(PlanCache, TeamSizedFlagAndDefaultLocalSizeSurvive) {
   c.store(r, want);
   Plan got;
   ASSERT_TRUE(c.lookup(1, nullptr, &g, nullptr, got));
+  ExpectSamePlan(got, want);
+}
+
+// Native kernels' plans (rounded up to whole work-groups) carry how far the last group of
+// each dimension reaches past the true ndrange: a hit must bring it back, or full groups
+// and boundary groups are told apart wrongly.
+TEST(PlanCache, NativePaddingSurvives) {
+  size_t g[3] = {1000, 30, 5}, l[3] = {64, 4, 2};
+  const LaunchRequest r = LaunchRequest::from(3, nullptr, g, l);
+  Plan want;
+  ASSERT_EQ(planLaunch(r, cpu(), kNoReqd, want, 256, /*round_up=*/true), HK_REASON_NONE);
+  ASSERT_EQ(want.pad[0], 24u);
+  ASSERT_EQ(want.pad[1], 2u);
+  ASSERT_EQ(want.pad[2], 1u);
+  PlanCache c;
+  c.store(r, want);
+  Plan got;
+  ASSERT_TRUE(c.lookup(3, nullptr, g, l, got));
   ExpectSamePlan(got, want);
 }
 
