@@ -1,5 +1,7 @@
 #include "launch/geometry.hpp"
 
+#include "launch/tuning.hpp"
+
 namespace hk::launch {
 
 LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
@@ -17,7 +19,7 @@ LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
 
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd, Plan &plan,
-                     std::size_t inline_max_items) {
+                     std::size_t inline_max_items, std::uint64_t max_local_items) {
   if (r.dim < 1 || r.dim > 3) return HK_REASON_INVALID_LAUNCH;
   for (int i = 0; i < 3; ++i) {
     // Zero sizes (a no-op in OpenCL 2+) and offsets that overflow are PoCL's to judge.
@@ -40,6 +42,7 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
   } else {
     if (has_reqd) return HK_REASON_INVALID_LAUNCH;  // PoCL requires the local size then
     choosePoclLocalSize(dev, r.global, local);
+    capLocalSize(r.global, local, max_local_items, dev.preferred_multiple);
   }
   plan = Plan{};
   plan.pc.work_dim = r.dim;

@@ -48,12 +48,17 @@ struct Plan {
   std::uint64_t total_groups = 0;
   std::uint64_t total_items = 0;
   bool team_sized = false;     // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
+  std::uint32_t stack_kib = 0; // stack estimate of one group, KiB (fills padding: no
+                               // extra word for PlanCache to copy)
 };
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
+// Without a local size, the group is PoCL's choice capped at `max_local_items` work-items
+// (capLocalSize, src/launch/tuning.hpp: the largest group whose stack fits).
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
-                     std::size_t inline_max_items = 8192);
+                     std::size_t inline_max_items = 8192,
+                     std::uint64_t max_local_items = UINT64_MAX);
 
 }  // namespace hk::launch

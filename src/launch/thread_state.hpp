@@ -29,6 +29,16 @@ struct ThreadState {
   std::uint8_t *printf_buffer;
   std::uint32_t printf_capacity;
   std::uint32_t printf_position;
+  // Lowest stack address a launch may use on this thread (the stack's end plus a reserve
+  // for signal handlers), read once at setUp with pthread_getattr_np; if the stack is
+  // unknown, 1 MiB below where setUp ran.
+  std::uintptr_t stack_low;
+
+  // Stack bytes left below the caller's frame: what a work-group may use here.
+  [[gnu::always_inline]] std::uint64_t stackRoom() const {
+    const auto sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    return sp > stack_low ? sp - stack_low : 0;
+  }
 
   void setUp(std::size_t printf_capacity);
   // Grows the buffers (allocation: only when a kernel needs more than any before it).
