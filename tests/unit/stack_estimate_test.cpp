@@ -195,7 +195,7 @@ const Case kCases[] = {
     {"scan_local.cl", "scan_local", {64, 1024}, {}, {}},
     {"local_mixed.cl", "local_mixed", {64}, {}, {}},
     {"smooth_local.cl", "smooth_local", {64, 1024}, {}, {{2, 1024}}},
-    {"dg_element.cl", "dg_element", {8, 64}, {{5, 1.0}}, {}},
+    {"dg_element.cl", "dg_element", {32}, {{5, 1.0}}, {}},  // reqd_work_group_size(32)
     {"axpy.cl", "axpy", {1, 1024, 4096}, {{0, 2.0}}, {}},
     {"math_f64.cl", "sin_f64", {64, 4096}, {}, {}},
     {"double_math.cl", "double_math", {64, 1024}, {}, {}},
