@@ -36,8 +36,19 @@ struct ThreadState {
 
   // Stack bytes left below the caller's frame: what a work-group may use here.
   [[gnu::always_inline]] std::uint64_t stackRoom() const {
-    const auto sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    const std::uintptr_t sp = stackPointer();
     return sp > stack_low ? sp - stack_low : 0;
+  }
+  // Reads %rsp: __builtin_frame_address would make the launch path set up a frame
+  // pointer.
+  [[gnu::always_inline]] static std::uintptr_t stackPointer() {
+#if defined(__x86_64__)
+    std::uintptr_t sp;
+    asm("mov %%rsp, %0" : "=r"(sp));
+    return sp;
+#else
+    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+#endif
   }
 
   void setUp(std::size_t printf_capacity);

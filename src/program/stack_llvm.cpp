@@ -148,7 +148,8 @@ bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::st
   auto buffer = llvm::MemoryBuffer::getMemBuffer(
       llvm::StringRef(reinterpret_cast<const char *>(program_bc.data()), program_bc.size()),
       "program.bc", /*RequiresNullTerminator=*/false);
-  auto module = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), ctx);
+  auto module = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), ctx,
+                                           /*ShouldLazyLoadMetadata=*/true);
   if (!module) {
     error = "program.bc: " + llvm::toString(module.takeError());
     return false;

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -158,6 +159,18 @@ TEST_P(StackEstimate, IsNeverBelowTheMeasuredStackUse) {
   const hk::program::StackModel &m = k->stack;
   ASSERT_GT(m.per_item_bytes, 0u);
   const bool table = std::getenv("HK_STACK_TABLE") != nullptr;
+  if (table) {  // what the estimate costs at preparation (reading program.bc)
+    std::span<const std::uint8_t> bc;
+    for (const auto &f : img->binary().program_files)
+      if (f.path == "program.bc") bc = f.bytes;
+    hk::program::StackModel again;
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(hk::program::estimateKernelStack(bc, c.kernel, again, err)) << err;
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::steady_clock::now() - t0).count();
+    std::printf("| %s | estimate took %lld us, program.bc %zu bytes |\n", c.kernel.c_str(),
+                (long long)us, bc.size());
+  }
   std::vector<std::pair<std::size_t, std::uint64_t>> measured;
   for (std::size_t L : c.group_sizes) {
     Args a;
