@@ -242,7 +242,7 @@ bool Team::start() {
       else
         CPU_SET_S(p.cpu, set_bytes, set);
     }
-    pthread_attr_setaffinity_np(&attr, set ? set_bytes : 0, set);
+    if (set) pthread_attr_setaffinity_np(&attr, set_bytes, set);  // NULL: not pinned
     int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
     if (set) CPU_FREE(set);
     if (err != 0) {

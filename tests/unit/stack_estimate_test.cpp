@@ -75,16 +75,24 @@ struct Cl {
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) return;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
   }
+  ~Cl() {
+    images.clear();
+    if (context) clReleaseContext(context);
+  }
   ProgramImage *image(const std::string &file) {
     auto &img = images[file];
     if (img) return img.get();
     std::string src = readKernelFile(file);
     const char *p = src.c_str();
     cl_program program = clCreateProgramWithSource(context, 1, &p, nullptr, nullptr);
-    if (!program || clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS)
+    if (!program) return nullptr;
+    if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+      clReleaseProgram(program);
       return nullptr;
+    }
     std::string err;
-    img = ProgramImage::create(program, device, err);
+    img = ProgramImage::create(program, device, err);  // keeps what it needs
+    clReleaseProgram(program);
     return img.get();
   }
 };
