@@ -99,7 +99,8 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
     return why;
   const std::uint64_t need =
       stack.bytesFor(plan.pc.local_size[0] * plan.pc.local_size[1] * plan.pc.local_size[2]);
-  plan.stack_kib = static_cast<std::uint32_t>(std::min<std::uint64_t>((need + 1023) >> 10, UINT32_MAX));
+  plan.stack_kib =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>((need + 1023) >> 10, UINT32_MAX));
   return need <= room ? HK_REASON_NONE : HK_REASON_STACK;
 }
 
@@ -166,7 +167,8 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
       // stack check either and would crash). Without a local size, PoCL is given the
       // largest one that fits its workers instead of choosing its own.
       launch::Plan pocl_plan;
-      if (planWithinStack(*k, *q, r, launch::poclWorkerStackRoom(), pocl_plan) != HK_REASON_NONE) {
+      if (planWithinStack(*k, *q, r, launch::poclWorkerStackRoom(), pocl_plan) !=
+          HK_REASON_NONE) {
         logf(LogLevel::Warn,
              "kernel '%s': a work-group of %llu work-items needs ~%u KiB of stack, more than "
              "any thread here has: CL_OUT_OF_RESOURCES",

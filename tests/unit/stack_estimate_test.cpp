@@ -188,8 +188,9 @@ TEST_P(StackEstimate, IsNeverBelowTheMeasuredStackUse) {
     for (std::uint32_t i = 0; i < meta.num_args; ++i) {
       const auto &arg = meta.args[i];
       if (arg.kind == hk::pocl::ArgKind::Pointer) {
-        a.slots[i] = a.block(arg.address_qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL ? L * 64 + 4096
-                                                                                 : 64 * L * 64 + 65536);
+        // __local: 64 bytes per work-item; global: 64 float16 per work-item.
+        const bool local = arg.address_qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL;
+        a.slots[i] = a.block(local ? L * 64 + 4096 : L * 64 * 64 + 65536);
         a.array[i] = &a.slots[i];
       } else {
         char *v = static_cast<char *>(a.block(64));
