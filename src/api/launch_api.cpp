@@ -6,6 +6,7 @@
 #include <hostkernel/hostkernel.h>
 
 #include <array>
+#include <algorithm>
 
 #include "api/profiling_events.hpp"
 #include "api/queue_sync.hpp"
@@ -15,6 +16,7 @@
 #include "base/config.hpp"
 #include "launch/executor.hpp"
 #include "launch/thread_state.hpp"
+#include "launch/tuning.hpp"
 #include "pocl/object_id.hpp"
 
 namespace hk::api {
@@ -99,9 +101,13 @@ cl_int launchNativeOnQueue(KernelEntry &k, QueueEntry &q, hk_reason reason,
                                       CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled,
                                       compiled, nullptr) == CL_SUCCESS)
     for (int i = 0; i < 3; ++i) reqd[i] = compiled[i];
+  // Without a local size, the largest group that fits PoCL's worker stacks.
+  const std::uint64_t pocl_cap =
+      k.image ? k.image->stack.largestPow2Fitting(launch::poclWorkerStackRoom()) : UINT64_MAX;
   if (dim < 1 || dim > 3 || !global ||
       launch::planLaunch(launch::LaunchRequest::from(dim, offset, global, local),
-                         q.device->limits, reqd, plan, config().inline_max_items, true) !=
+                         q.device->limits, reqd, plan, config().inline_max_items,
+                         pocl_cap ? pocl_cap : 1, true) !=
           HK_REASON_NONE)
     return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, global, local, nwait,
                          waits, event);
@@ -166,6 +172,27 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   return HK_REASON_NONE;
 }
 
+// Plans the launch so that one work-group fits `room` bytes of stack (docs/stack.md):
+// without a local size, PoCL's choice capped at the largest power of two of work-items
+// that fits. HK_REASON_STACK when the group does not fit (an explicit local size, or not
+// even one work-item); other reasons as planLaunch gives them.
+hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
+                          const launch::LaunchRequest &r, std::uint64_t room,
+                          launch::Plan &plan) {
+  const program::StackModel &stack = k.image->stack;
+  const std::uint64_t cap = stack.largestPow2Fitting(room);
+  if (hk_reason why = launch::planLaunch(r, q.device->limits, k.image->meta->reqd_wg_size, plan,
+                                         config().inline_max_items, cap ? cap : 1,
+                                         k.hidden_ndrange);
+      why != HK_REASON_NONE)
+    return why;
+  const std::uint64_t need =
+      stack.bytesFor(plan.pc.local_size[0] * plan.pc.local_size[1] * plan.pc.local_size[2]);
+  plan.stack_kib =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>((need + 1023) >> 10, UINT32_MAX));
+  return need <= room ? HK_REASON_NONE : HK_REASON_STACK;
+}
+
 [[gnu::noinline]] cl_int launchSlow(cl_command_queue queue, cl_kernel kernel, cl_uint dim,
                                     const size_t *offset, const size_t *global,
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
@@ -207,6 +234,8 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
     return toQueue(HK_REASON_USER_EVENT);
   }
   if (q->stillBlocked()) return toQueue(HK_REASON_USER_EVENT);
+  launch::ThreadState &ts = launch::threadState();
+  if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
   {
     std::lock_guard lock(k->mutex);
     k->fast.store(false, std::memory_order_relaxed);
@@ -230,10 +259,30 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
       prepareUnchecked(*k, q->context);
     k->launched_before = true;
     launch::LaunchRequest r = launch::LaunchRequest::from(dim, offset, global, local);
-    if (hk_reason why = launch::planLaunch(r, q->device->limits, k->image->meta->reqd_wg_size,
-                                           plan, config().inline_max_items, k->hidden_ndrange);
-        why != HK_REASON_NONE)
-      return toQueue(why);
+    hk_reason why = planWithinStack(*k, *q, r, launch::stackRoomForLaunch(ts.stackRoom()), plan);
+    if (why == HK_REASON_STACK && k->hidden_ndrange) return toQueue(why);  // groups <= 64
+    if (why == HK_REASON_STACK) {
+      // PoCL runs the group on one of its own workers: it must fit there (PoCL has no
+      // stack check either and would crash). Without a local size, PoCL is given the
+      // largest one that fits its workers instead of choosing its own.
+      launch::Plan pocl_plan;
+      if (planWithinStack(*k, *q, r, launch::poclWorkerStackRoom(), pocl_plan) !=
+          HK_REASON_NONE) {
+        logf(LogLevel::Warn,
+             "kernel '%s': a work-group of %llu work-items needs ~%u KiB of stack, more than "
+             "any thread here has: CL_OUT_OF_RESOURCES",
+             k->name.c_str(),
+             (unsigned long long)(pocl_plan.pc.local_size[0] * pocl_plan.pc.local_size[1] *
+                                  pocl_plan.pc.local_size[2]),
+             pocl_plan.stack_kib);
+        return CL_OUT_OF_RESOURCES;
+      }
+      const size_t pocl_local[3] = {pocl_plan.pc.local_size[0], pocl_plan.pc.local_size[1],
+                                    pocl_plan.pc.local_size[2]};
+      return launchOnQueue(k, q, HK_REASON_STACK, queue, kernel, dim, offset, global,
+                           local ? local : pocl_local, nwait, waits, event);
+    }
+    if (why != HK_REASON_NONE) return toQueue(why);
     if (!r.sameAs(k->request.dim, k->request.offset, k->request.global,
                   k->request.has_local ? k->request.local : nullptr))
       k->grid_changed.store(true, std::memory_order_relaxed);
@@ -249,8 +298,6 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
       return toQueue(HK_REASON_INVALID_LAUNCH);
   }
   if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
-  launch::ThreadState &ts = launch::threadState();
-  if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
   if (event) times.start = profilingClock();
   if ((err = execute(*k, plan, ts)) != CL_SUCCESS) return err;
   return event ? completeEvent(*q, event, &times) : CL_SUCCESS;
@@ -276,7 +323,8 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
       q->device == k->device && q->idle() && global &&
       k->plans.lookup(dim, offset, global, local, plan)) {
     hk::launch::ThreadState &ts = hk::launch::threadState();
-    if (ts.ready) {
+    // The plan may come from a thread with a larger stack: its group must fit this one.
+    if (ts.ready && plan.stack_kib <= (ts.stackRoom() >> 10)) {
       if (!event) return execute(*k, plan, ts);
       LaunchTimes times = LaunchTimes::begin();  // QUEUED; START just before the groups
       times.start = profilingClock();

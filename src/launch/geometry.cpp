@@ -1,5 +1,7 @@
 #include "launch/geometry.hpp"
 
+#include "launch/tuning.hpp"
+
 namespace hk::launch {
 
 LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
@@ -27,7 +29,8 @@ void nativeLocalSize(const std::size_t global[3], std::size_t local[3]) {
 
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd, Plan &plan,
-                     std::size_t inline_max_items, bool round_up) {
+                     std::size_t inline_max_items, std::uint64_t max_local_items,
+                     bool round_up) {
   if (r.dim < 1 || r.dim > 3) return HK_REASON_INVALID_LAUNCH;
   for (int i = 0; i < 3; ++i) {
     // Zero sizes (a no-op in OpenCL 2+) and offsets that overflow are PoCL's to judge.
@@ -53,9 +56,16 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
       for (int i = 0; i < 3; ++i) local[i] = reqd[i];
     else
       nativeLocalSize(r.global, local);
+    // Powers of two: halve the largest dimension until the group's stack fits.
+    while (!has_reqd && local[0] * local[1] * local[2] > max_local_items &&
+           local[0] * local[1] * local[2] > 1) {
+      int d = local[0] >= local[1] ? (local[0] >= local[2] ? 0 : 2) : (local[1] >= local[2] ? 1 : 2);
+      local[d] /= 2;
+    }
   } else {
     if (has_reqd) return HK_REASON_INVALID_LAUNCH;  // PoCL requires the local size then
     choosePoclLocalSize(dev, r.global, local);
+    capLocalSize(r.global, local, max_local_items, dev.preferred_multiple);
   }
   plan = Plan{};
   plan.pc.work_dim = r.dim;

@@ -52,10 +52,11 @@ struct Plan {
   std::uint64_t total_items;
   bool team_sized;             // more work-items than HOSTKERNEL_INLINE_MAX_ITEMS
   // Native kernels (planned with round_up): work-items the last work-group of each
-  // dimension has beyond the true ndrange (0 for other kernels). 16 bits in the padding
-  // after team_sized, so the plan the launch path copies does not grow; the true ndrange
-  // and the full groups follow from it (trueNdrange, fullGroups).
+  // dimension has beyond the true ndrange (0 for other kernels); the true ndrange and the
+  // full groups follow from it (trueNdrange, fullGroups). 16 bits each, so that PlanCache
+  // keeps all three in one word.
   std::uint16_t pad[3];
+  std::uint32_t stack_kib;     // stack estimate of one group, KiB
 };
 
 // Work-groups in dimension d that lie entirely inside the true ndrange: group (x, y, z) is
@@ -73,12 +74,15 @@ inline void trueNdrange(const Plan &p, std::uint64_t out[3]) {
 
 // Checks the request as PoCL would and computes the plan. Returns HK_REASON_NONE, or
 // HK_REASON_INVALID_LAUNCH (PoCL will report the error) / HK_REASON_NON_UNIFORM.
-// With round_up (native kernels) the grid is the request's global size rounded up to
-// whole work-groups, so no size is non-uniform; without a local size, a native kernel
-// gets nativeLocalSize's.
+// Without a local size, the group is PoCL's choice capped at `max_local_items` work-items
+// (capLocalSize, src/launch/tuning.hpp: the largest group whose stack fits). With round_up
+// (native kernels) the grid is the request's global size rounded up to whole work-groups,
+// so no size is non-uniform; without a local size, a native kernel gets nativeLocalSize's,
+// halved to fit `max_local_items`.
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
-                     std::size_t inline_max_items = 8192, bool round_up = false);
+                     std::size_t inline_max_items = 8192,
+                     std::uint64_t max_local_items = UINT64_MAX, bool round_up = false);
 
 // A native kernel's work-group when the launch gives none: powers of two, at most 64
 // work-items, filling the first dimension first (PoCL's own choice divides the global

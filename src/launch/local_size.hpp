@@ -10,7 +10,8 @@
 // Not handled here: kernels with reqd_work_group_size. PoCL rejects a NULL local size for
 // them (CL_INVALID_WORK_GROUP_SIZE); callers send such launches down the queue path.
 //
-// Runs when a kernel's launch geometry changes, not on every launch.
+// Runs when a kernel's launch geometry changes, not on every launch. When PoCL's choice
+// would not fit the launching thread's stack, capLocalSize (launch/tuning.hpp) shrinks it.
 #pragma once
 
 #include <cstddef>

@@ -55,6 +55,7 @@ class PlanCache {
     plan.pad[0] = static_cast<std::uint16_t>(head >> 16);
     plan.pad[1] = static_cast<std::uint16_t>(head >> 32);
     plan.pad[2] = static_cast<std::uint16_t>(head >> 48);
+    plan.stack_kib = static_cast<std::uint32_t>(word(kStackKib));
     if (!matches(0, offset, global, local, pc)) return false;
     if (dim >= 2 && !matches(1, offset, global, local, pc)) return false;
     if (dim == 3 && !matches(2, offset, global, local, pc)) return false;
@@ -78,12 +79,14 @@ class PlanCache {
     }
     put(kTotalGroups, plan.total_groups);
     put(kTotalItems, plan.total_items);
+    put(kStackKib, plan.stack_kib);
     seq_.store(s + 2, std::memory_order_release);
   }
 
  private:
   static constexpr std::size_t kHead = 0, kGlobal = 1, kGroups = 4, kOffset = 7, kLocal = 10,
-                               kTotalGroups = 13, kTotalItems = 14, kWords = 15;
+                               kTotalGroups = 13, kTotalItems = 14, kStackKib = 15,
+                               kWords = 16;
   static_assert(std::is_trivially_copyable_v<Plan>);
 
   static std::uint64_t head_of(std::uint32_t dim, bool has_local) {

@@ -27,6 +27,28 @@ void releaseThreadState(void *p) {
 
 void makeExitKey() { pthread_key_create(&g_exit_key, releaseThreadState); }
 
+// Kept free at the end of every thread's stack: signal handlers, the launch path's own
+// frames below the point where stackRoom() is read, PoCL's libm calls.
+constexpr std::uintptr_t kStackReserve = 128 * 1024;
+constexpr std::uintptr_t kUnknownStack = 1024 * 1024;
+
+std::uintptr_t lowestUsableStackAddress() {
+  const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  pthread_attr_t attr;
+  void *addr = nullptr;
+  std::size_t size = 0;
+  bool known = false;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    known = pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr;
+    pthread_attr_destroy(&attr);
+  }
+  const auto low = reinterpret_cast<std::uintptr_t>(addr);
+  // The stack must contain this frame; else the answer is wrong (a user-switched stack).
+  if (!known || here <= low || here - low > (std::uintptr_t{1} << 40))
+    return here > kUnknownStack ? here - kUnknownStack : 0;
+  return low + kStackReserve < here ? low + kStackReserve : here;
+}
+
 std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
 
 }  // namespace
@@ -39,6 +61,7 @@ void ThreadState::setUp(std::size_t capacity) {
   printf_position = 0;
   pthread_once(&g_exit_key_once, makeExitKey);
   pthread_setspecific(g_exit_key, this);
+  stack_low = lowestUsableStackAddress();
   ready = true;
 }
 

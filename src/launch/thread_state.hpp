@@ -31,6 +31,27 @@ struct ThreadState {
   std::uint8_t *printf_buffer;
   std::uint32_t printf_capacity;
   std::uint32_t printf_position;
+  // Lowest stack address a launch may use on this thread (the stack's end plus a reserve
+  // for signal handlers), read once at setUp with pthread_getattr_np; if the stack is
+  // unknown, 1 MiB below where setUp ran.
+  std::uintptr_t stack_low;
+
+  // Stack bytes left below the caller's frame: what a work-group may use here.
+  [[gnu::always_inline]] std::uint64_t stackRoom() const {
+    const std::uintptr_t sp = stackPointer();
+    return sp > stack_low ? sp - stack_low : 0;
+  }
+  // Reads %rsp: __builtin_frame_address would make the launch path set up a frame
+  // pointer.
+  [[gnu::always_inline]] static std::uintptr_t stackPointer() {
+#if defined(__x86_64__)
+    std::uintptr_t sp;
+    asm("mov %%rsp, %0" : "=r"(sp));
+    return sp;
+#else
+    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+#endif
+  }
 
   void setUp(std::size_t printf_capacity);
   // Grows the buffers (allocation: only when a kernel needs more than any before it).

@@ -72,6 +72,13 @@ bool programBinary(cl_program program, cl_device_id device, std::vector<std::uin
   return true;
 }
 
+// The program's bitcode (PoCL writes it at the root of the binary), or an empty span.
+std::span<const std::uint8_t> programBitcode(const pocl::PoclBinary &bin) {
+  for (const pocl::FileRecord &f : bin.program_files)
+    if (f.path == "program.bc") return f.bytes;
+  return {};
+}
+
 }  // namespace
 
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
@@ -139,6 +146,10 @@ const KernelImage *ProgramImage::kernel(const std::string &name, std::string &er
   k.fn = fn;
   k.meta = meta;
   k.flush_denorms = binary_.flushDenorms();
+  std::string stack_error;
+  if (!estimateKernelStack(programBitcode(binary_), name, k.stack, stack_error))
+    logf(LogLevel::Warn, "kernel '%s': no stack estimate (%s): assuming %llu bytes per work-item",
+         name.c_str(), stack_error.c_str(), (unsigned long long)k.stack.per_item_bytes);
   return &k;
 }
 

@@ -19,6 +19,7 @@
 #include "pocl/abi.hpp"
 #include "pocl/binary.hpp"
 #include "pocl/loader.hpp"
+#include "program/stack_estimate.hpp"
 
 namespace hk::program {
 
@@ -27,6 +28,7 @@ struct KernelImage {
   pocl::WorkGroupFn fn = nullptr;
   const pocl::KernelRecord *meta = nullptr;  // owned by the ProgramImage
   bool flush_denorms = false;
+  StackModel stack;  // stack of one work-group, from program.bc (docs/stack.md)
 };
 
 class ProgramImage {

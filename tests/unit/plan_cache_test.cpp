@@ -33,6 +33,7 @@ void ExpectSamePlan(const Plan &got, const Plan &want) {
   EXPECT_EQ(got.total_items, want.total_items);
   EXPECT_EQ(got.team_sized, want.team_sized);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(got.pad[i], want.pad[i]) << "pad " << i;
+  EXPECT_EQ(got.stack_kib, want.stack_kib);
 }
 
 TEST(PlanCache, EmptyCacheMisses) {
@@ -73,7 +74,9 @@ TEST(PlanCache, NativePaddingSurvives) {
   size_t g[3] = {1000, 30, 5}, l[3] = {64, 4, 2};
   const LaunchRequest r = LaunchRequest::from(3, nullptr, g, l);
   Plan want;
-  ASSERT_EQ(planLaunch(r, cpu(), kNoReqd, want, 256, /*round_up=*/true), HK_REASON_NONE);
+  ASSERT_EQ(planLaunch(r, cpu(), kNoReqd, want, 256, UINT64_MAX, /*round_up=*/true),
+            HK_REASON_NONE);
+  want.stack_kib = 1234;  // set by the caller from the kernel's stack model
   ASSERT_EQ(want.pad[0], 24u);
   ASSERT_EQ(want.pad[1], 2u);
   ASSERT_EQ(want.pad[2], 1u);

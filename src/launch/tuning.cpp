@@ -1,0 +1,81 @@
+#include "launch/tuning.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+
+#include "team/team.hpp"
+
+namespace hk::launch {
+namespace {
+
+constexpr int X = 0, Y = 1, Z = 2;
+constexpr std::uint64_t kWorkerReserve = 256 * 1024;  // frames above the work-group's
+
+// Sets local[d] to the largest divisor t of global[d] with floor <= t < local[d], t a
+// multiple of `multiple`, and t * (other dimensions) <= max_items; if none is small
+// enough, to the smallest such t. False when no t qualifies (local[d] unchanged).
+bool shrinkDimension(const std::size_t global[3], std::size_t local[3], int d,
+                     std::size_t floor, std::size_t multiple, std::uint64_t max_items) {
+  const std::uint64_t others = std::uint64_t{local[0]} * local[1] * local[2] / local[d];
+  std::size_t smallest = 0;
+  for (std::size_t t = local[d] - 1; t >= std::max<std::size_t>(floor, 1); --t) {
+    if (global[d] % t != 0 || t % multiple != 0) continue;
+    if (others * t <= max_items) {
+      local[d] = t;
+      return true;
+    }
+    smallest = t;
+  }
+  if (smallest == 0) return false;
+  local[d] = smallest;
+  return true;
+}
+
+std::uint64_t items(const std::size_t local[3]) {
+  return std::uint64_t{local[0]} * local[1] * local[2];
+}
+
+}  // namespace
+
+void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64_t max_items,
+                  std::size_t vector_width) {
+  if (max_items == 0) max_items = 1;
+  const std::size_t vw = vector_width ? vector_width : 1;
+  const std::size_t sixteen_vectors = 16 * vw;
+  if (items(local) <= max_items) return;
+  // 1. The first dimension, keeping at least 16 vectors: vector loops stay long.
+  if (local[X] > sixteen_vectors) shrinkDimension(global, local, X, sixteen_vectors, 1, max_items);
+  // 2. The other dimensions (z first, as PoCL reduces them).
+  for (int d : {Z, Y})
+    while (items(local) > max_items && local[d] > 1)
+      if (!shrinkDimension(global, local, d, 1, 1, max_items)) break;
+  // 3. The first dimension below 16 vectors, in whole vectors.
+  while (items(local) > max_items && local[X] > vw)
+    if (!shrinkDimension(global, local, X, vw, vw, max_items)) break;
+  // 4. Anything that divides the grid.
+  while (items(local) > max_items && local[X] > 1)
+    if (!shrinkDimension(global, local, X, 1, 1, max_items)) break;
+}
+
+std::uint64_t stackRoomForLaunch(std::uint64_t caller_room) {
+  const std::uint64_t worker = team::Team::instance().workerStackBytes();
+  const std::uint64_t worker_room = worker > kWorkerReserve ? worker - kWorkerReserve : 0;
+  return std::min(caller_room, worker_room);
+}
+
+std::uint64_t poclWorkerStackRoom() {
+  static const std::uint64_t room = [] {
+    std::size_t size = 0;
+    pthread_attr_t attr;
+    if (pthread_getattr_default_np(&attr) == 0) {
+      pthread_attr_getstacksize(&attr, &size);
+      pthread_attr_destroy(&attr);
+    }
+    if (size == 0) size = std::size_t{8} << 20;
+    return size > kWorkerReserve ? size - kWorkerReserve : 0;
+  }();
+  return room;
+}
+
+}  // namespace hk::launch

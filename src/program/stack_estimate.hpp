@@ -1,0 +1,62 @@
+// How much stack one work-group of a kernel needs, estimated once per kernel from the
+// program's bitcode (the poclbinary's `program.bc`), without running the kernel.
+//
+// PoCL's generic work-group function runs every work-item of the group in loops and keeps
+// a private copy, per work-item, of each of the kernel's private variables (`alloca`s, also
+// the ones PoCL makes of PHI nodes) and, in kernels with barriers, of each value live
+// across a barrier. All of them are on the work-group function's stack, sized by
+// pc->local_size, with no stack probing: a group that does not fit the thread's stack
+// jumps the guard page. So the stack of a group of L work-items is affine in L:
+//
+//   StackModel m;
+//   std::string err;
+//   if (estimateKernelStack(program_bc, "private_array", m, err))
+//     need = m.bytesFor(256);   // base + 256 * per_item, margins included
+//
+// The method, its margins and its limits are in docs/stack.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace hk::program {
+
+struct StackModel {
+  // Bytes of the work-group function's frame that do not grow with the group (register
+  // spills, saved registers, callees such as libm), margin included.
+  std::uint64_t base_bytes = 0;
+  // Bytes per work-item, margin included.
+  std::uint64_t per_item_bytes = 0;
+  // What the bitcode gave, before margins (for reports and tests).
+  std::uint64_t private_bytes = 0;  // private variables (allocas, PHI nodes)
+  std::uint64_t context_bytes = 0;  // values that may be live across a barrier
+  bool has_barrier = false;
+
+  // Stack bytes for a group of `items` work-items; saturates instead of overflowing.
+  std::uint64_t bytesFor(std::uint64_t items) const {
+    if (items && per_item_bytes > (UINT64_MAX - base_bytes) / items) return UINT64_MAX;
+    return base_bytes + items * per_item_bytes;
+  }
+  // The largest power of two L with bytesFor(L) <= room (0 when not even one work-item
+  // fits).
+  std::uint64_t largestPow2Fitting(std::uint64_t room) const {
+    if (bytesFor(1) > room) return 0;
+    std::uint64_t l = 1;
+    while (l < (std::uint64_t{1} << 40) && bytesFor(l * 2) <= room) l *= 2;
+    return l;
+  }
+};
+
+// When the bitcode cannot be read (or the kernel has a private array of run-time size,
+// which OpenCL C does not allow): a deliberately generous model, see docs/stack.md.
+StackModel unknownStackModel();
+
+// Reads `kernel` (and everything it calls) from `program_bc` and fills `model`. Returns
+// false with `error` set when the bitcode does not give an answer; `model` is then
+// unknownStackModel(). Costs well under a millisecond for the corpus kernels: only the
+// kernel and the functions it calls are read from the bitcode.
+bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::string &kernel,
+                         StackModel &model, std::string &error);
+
+}  // namespace hk::program

@@ -1,0 +1,181 @@
+// The stack estimate's bitcode reader: walks the kernel and the functions it calls in the
+// program's LLVM bitcode and adds up what PoCL's work-item loops keep per work-item.
+// Includes LLVM headers, so it is compiled with LLVM's flags (src/CMakeLists.txt).
+//
+// The bitcode is PoCL's own (`program.bc` of the poclbinary, written by the same LLVM 15
+// that reads it here), read lazily: only the functions reachable from the kernel.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <map>
+
+#include "program/stack_estimate.hpp"
+
+namespace hk::program {
+namespace {
+
+// Margins over what the bitcode gives (docs/stack.md: measured use is below the
+// estimate for every corpus kernel).
+constexpr std::uint64_t kBaseBytes = 64 * 1024;   // frame, spills, libm, PoCL's prologue
+constexpr std::uint64_t kPerItemSlack = 64;       // loop state PoCL keeps per work-item
+constexpr unsigned kMaxCallDepth = 64;            // OpenCL C has no recursion
+
+struct Cost {
+  std::uint64_t private_bytes = 0;  // allocas and PHI nodes, per work-item
+  std::uint64_t context_bytes = 0;  // values that may cross a barrier, per work-item
+  bool barrier = false;             // reaches a barrier
+  bool unknown = false;             // a private array of run-time size
+};
+
+std::uint64_t roundUp(std::uint64_t v, std::uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+bool isBarrierName(llvm::StringRef name) {
+  // barrier(), work_group_barrier() (mangled) and PoCL's own pocl.barrier.
+  return name.contains("barrier");
+}
+
+class Walker {
+ public:
+  explicit Walker(const llvm::DataLayout &dl) : dl_(dl) {}
+
+  llvm::Error cost(llvm::Function &f, unsigned depth, Cost &out) {
+    if (auto it = memo_.find(&f); it != memo_.end()) {
+      out = it->second;
+      return llvm::Error::success();
+    }
+    if (depth > kMaxCallDepth) {
+      out.unknown = true;
+      return llvm::Error::success();
+    }
+    if (llvm::Error e = f.materialize()) return e;
+    Cost c;
+    // Pass 1: callees, allocas and PHIs; which calls reach a barrier.
+    llvm::DenseMap<const llvm::Instruction *, bool> barrier_calls;
+    for (llvm::BasicBlock &bb : f) {
+      for (llvm::Instruction &inst : bb) {
+        if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&inst)) {
+          auto *count = llvm::dyn_cast<llvm::ConstantInt>(a->getArraySize());
+          if (!count) {
+            c.unknown = true;
+            continue;
+          }
+          std::uint64_t bytes = dl_.getTypeAllocSize(a->getAllocatedType()).getFixedSize() *
+                                count->getZExtValue();
+          // PoCL pads a privatized alloca to its alignment.
+          c.private_bytes += roundUp(bytes, a->getAlign().value());
+        } else if (llvm::isa<llvm::PHINode>(&inst)) {
+          // PoCL turns PHI nodes into allocas before its work-item loops.
+          c.private_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedSize();
+        } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+          llvm::Function *callee = call->getCalledFunction();
+          if (!callee) continue;  // indirect: OpenCL C has none
+          bool reaches_barrier = isBarrierName(callee->getName());
+          if (!callee->isDeclaration() || callee->isMaterializable()) {
+            // PoCL inlines every call into the kernel: count the callee once per call site.
+            Cost cc;
+            if (llvm::Error e = cost(*callee, depth + 1, cc)) return e;
+            c.private_bytes += cc.private_bytes;
+            c.context_bytes += cc.context_bytes;
+            c.unknown |= cc.unknown;
+            reaches_barrier |= cc.barrier;
+          }
+          if (reaches_barrier) {
+            barrier_calls[&inst] = true;
+            c.barrier = true;
+          }
+        }
+      }
+    }
+    // Pass 2: values that may be live across a barrier, should the kernel have one. PoCL's
+    // parallel regions are made of whole basic blocks split at barriers, so a value is
+    // context-saved only if it is used in another block or after a barrier in its own.
+    for (llvm::BasicBlock &bb : f) {
+      llvm::DenseMap<const llvm::Instruction *, unsigned> epoch;
+      unsigned barriers_seen = 0;
+      for (llvm::Instruction &inst : bb) {
+        epoch[&inst] = barriers_seen;
+        if (barrier_calls.count(&inst)) ++barriers_seen;
+      }
+      for (llvm::Instruction &inst : bb) {
+        if (inst.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(&inst) ||
+            llvm::isa<llvm::PHINode>(&inst))
+          continue;
+        bool crosses = false;
+        for (const llvm::User *u : inst.users()) {
+          const auto *ui = llvm::dyn_cast<llvm::Instruction>(u);
+          if (!ui) continue;
+          if (ui->getParent() != &bb || llvm::isa<llvm::PHINode>(ui) ||
+              epoch.lookup(ui) != epoch.lookup(&inst)) {
+            crosses = true;
+            break;
+          }
+        }
+        if (crosses && inst.getType()->isSized())
+          c.context_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedSize();
+      }
+    }
+    memo_[&f] = c;
+    out = c;
+    return llvm::Error::success();
+  }
+
+ private:
+  const llvm::DataLayout &dl_;
+  std::map<const llvm::Function *, Cost> memo_;
+};
+
+}  // namespace
+
+StackModel unknownStackModel() {
+  StackModel m;
+  m.base_bytes = kBaseBytes;
+  m.per_item_bytes = 16 * 1024;  // a 4096-float private array per work-item
+  return m;
+}
+
+bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::string &kernel,
+                         StackModel &model, std::string &error) {
+  model = unknownStackModel();
+  llvm::LLVMContext ctx;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(reinterpret_cast<const char *>(program_bc.data()), program_bc.size()),
+      "program.bc", /*RequiresNullTerminator=*/false);
+  auto module = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), ctx,
+                                           /*ShouldLazyLoadMetadata=*/true);
+  if (!module) {
+    error = "program.bc: " + llvm::toString(module.takeError());
+    return false;
+  }
+  llvm::Function *f = (*module)->getFunction(kernel);
+  if (!f) {
+    error = "program.bc has no function '" + kernel + "'";
+    return false;
+  }
+  Walker walker((*module)->getDataLayout());
+  Cost c;
+  if (llvm::Error e = walker.cost(*f, 0, c)) {
+    error = "program.bc: " + llvm::toString(std::move(e));
+    return false;
+  }
+  if (c.unknown) {
+    error = "kernel '" + kernel + "' has a private array of run-time size";
+    return false;
+  }
+  model.private_bytes = c.private_bytes;
+  model.context_bytes = c.barrier ? c.context_bytes : 0;
+  model.has_barrier = c.barrier;
+  const std::uint64_t p = model.private_bytes + model.context_bytes;
+  model.base_bytes = kBaseBytes;
+  model.per_item_bytes = p + p / 8 + kPerItemSlack;
+  return true;
+}
+
+}  // namespace hk::program

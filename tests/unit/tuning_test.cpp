@@ -1,0 +1,77 @@
+// capLocalSize: the work-group size of a NULL-local-size launch capped by the stack
+// estimate (src/launch/tuning.hpp), and the planner using it (planLaunch).
+#include "launch/tuning.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "launch/geometry.hpp"
+
+namespace {
+
+using hk::launch::capLocalSize;
+
+std::string capped(std::size_t gx, std::size_t gy, std::size_t gz, std::size_t lx,
+                   std::size_t ly, std::size_t lz, std::uint64_t max_items) {
+  const std::size_t global[3] = {gx, gy, gz};
+  std::size_t local[3] = {lx, ly, lz};
+  capLocalSize(global, local, max_items, 8);
+  for (int d = 0; d < 3; ++d)
+    if (global[d] % local[d] != 0) return "not a divisor";
+  return std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" +
+         std::to_string(local[2]);
+}
+
+TEST(CapLocalSize, KeepsAChoiceThatFits) {
+  EXPECT_EQ(capped(65536, 1, 1, 4096, 1, 1, 4096), "4096x1x1");
+  EXPECT_EQ(capped(64, 64, 1, 64, 64, 1, 1u << 20), "64x64x1");
+}
+
+TEST(CapLocalSize, PowerOfTwoGridGivesTheCap) {
+  EXPECT_EQ(capped(65536, 1, 1, 4096, 1, 1, 256), "256x1x1");
+  EXPECT_EQ(capped(1 << 20, 1, 1, 4096, 1, 1, 1), "1x1x1");
+}
+
+TEST(CapLocalSize, ShrinksTheFirstDimensionToSixteenVectorsBeforeTheOthers) {
+  // 16 vectors of 8 = 128 items in x are kept while y and z shrink.
+  EXPECT_EQ(capped(1024, 64, 4, 512, 8, 1, 256), "128x2x1");
+  EXPECT_EQ(capped(1024, 64, 4, 512, 4, 2, 128), "128x1x1");
+  EXPECT_EQ(capped(256, 16, 16, 256, 4, 4, 512), "128x4x1");
+}
+
+TEST(CapLocalSize, BelowSixteenVectorsOnlyWholeVectors) {
+  // x = 96 = 12 vectors: a cap of 20 gives 16 (two vectors), not 12 or 20.
+  EXPECT_EQ(capped(96, 1, 1, 96, 1, 1, 20), "16x1x1");
+  EXPECT_EQ(capped(4096, 1, 1, 4096, 1, 1, 64), "64x1x1");
+  EXPECT_EQ(capped(1024, 1, 1, 1024, 1, 1, 9), "8x1x1");
+}
+
+TEST(CapLocalSize, AnyDivisorWhenNoVectorMultipleFits) {
+  EXPECT_EQ(capped(1024, 1, 1, 1024, 1, 1, 4), "4x1x1");
+  EXPECT_EQ(capped(1000, 1, 1, 1000, 1, 1, 7), "5x1x1");
+}
+
+TEST(CapLocalSize, NonPowerOfTwoGridsStayUniform) {
+  EXPECT_EQ(capped(1000, 1, 1, 1000, 1, 1, 256), "250x1x1");
+  EXPECT_EQ(capped(3000, 3, 1, 1000, 3, 1, 512), "150x3x1");  // x first, down to 16 vectors
+}
+
+TEST(PlanLaunch, NullLocalSizeIsPoclsChoiceCappedByTheStack) {
+  const hk::launch::DeviceLimits dev{{4096, 4096, 4096}, 4096, 8, 2};
+  const std::size_t global = 65536;
+  auto r = hk::launch::LaunchRequest::from(1, nullptr, &global, nullptr);
+  hk::launch::Plan plan;
+  ASSERT_EQ(hk::launch::planLaunch(r, dev, {0, 0, 0}, plan), HK_REASON_NONE);
+  EXPECT_EQ(plan.pc.local_size[0], 4096u);  // PoCL's own choice
+  ASSERT_EQ(hk::launch::planLaunch(r, dev, {0, 0, 0}, plan, 8192, 256), HK_REASON_NONE);
+  EXPECT_EQ(plan.pc.local_size[0], 256u);
+  EXPECT_EQ(plan.pc.num_groups[0], 256u);
+  // An explicit local size is never changed (the caller sends it to the queue instead).
+  const std::size_t local = 1024;
+  r = hk::launch::LaunchRequest::from(1, nullptr, &global, &local);
+  ASSERT_EQ(hk::launch::planLaunch(r, dev, {0, 0, 0}, plan, 8192, 256), HK_REASON_NONE);
+  EXPECT_EQ(plan.pc.local_size[0], 1024u);
+}
+
+}  // namespace
