@@ -25,6 +25,10 @@ command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install va
 [[ -x $bench ]] || { echo "no executable $bench (build target pocl-launch-bench)" >&2; exit 2; }
 (( n2 > n1 )) || { echo "N2 ($n2) must be greater than N1 ($n1)" >&2; exit 2; }
 
+# Both runs must do the same start-up work: without this, the first run would write
+# hostkernel's program cache (docs/cache.md) and the second read it.
+export HOSTKERNEL_CACHE_DIR=off
+
 out=$(mktemp -d "${TMPDIR:-/tmp}/callgrind-launch.XXXXXX")
 if [[ ${KEEP:-0} != 1 ]]; then trap 'rm -rf "$out"' EXIT; fi
 

@@ -336,9 +336,53 @@ TEST_F(Faults, ForkChildLaunchesDirectlyAndSoDoesTheParent) {
 
 // ---- out-of-bounds writes in a partial work-group ---------------------------------------
 
+// A native kernel's grid is rounded up to whole work-groups, so the items of its partial
+// (boundary) group past the true ndrange would write past the end of a buffer sized for
+// the ndrange. Their writes are guarded by hk_in_bounds(), which only the checked variant
+// evaluates: the buffer here is a sub-buffer whose parent continues with a canary, so a
+// partial group that ran unchecked (or a checked variant that does not check) overwrites
+// the canary. Three launches: checked throughout, then (from the second) full groups
+// unchecked and the boundary group checked.
 TEST_F(Faults, OutOfBoundsWriteInPartialGroupIsCaughtByCheckedVariant) {
-  GTEST_SKIP() << "checked kernel variants (DESIGN.md: the first launch with partial "
-                  "work-groups runs checked) are not built yet";
+  const char *source =
+      "HK_KERNEL(fill_guarded, __global int *out, int v) {\n"
+      "  if (hk_in_bounds()) out[hk_global_id(0)] = v + (int)hk_global_id(0);\n"
+      "}\n";
+  cl_int err = CL_SUCCESS;
+  cl_program p = hkCreateNativeProgramWithSource(cl_.ctx, 1, &source, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(hkBuildProgram(p, 1, &cl_.device, "", nullptr, nullptr), CL_SUCCESS) << BuildLog(p);
+  cl_kernel k = hkCreateKernel(p, "fill_guarded", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  constexpr size_t kItems = 1000, kCanary = 24, kGroup = 64;  // 16 groups, the last partial
+  std::vector<int> host(kItems + kCanary, 7);
+  cl_mem parent = clCreateBuffer(cl_.ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                 host.size() * sizeof(int), host.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_buffer_region region{0, kItems * sizeof(int)};
+  cl_mem out = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                 &region, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+  for (int v = 100; v < 400; v += 100) {
+    ASSERT_EQ(hkSetKernelArg(k, 2, sizeof v, &v), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(cl_.queue, k, 1, nullptr, &kItems, &kGroup, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(hkFinish(cl_.queue), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], v + int(i)) << "v " << v << ", i " << i;
+    for (size_t i = kItems; i < host.size(); ++i)
+      ASSERT_EQ(host[i], 7) << "launch with v " << v << " wrote past the ndrange, at " << i;
+  }
+  EXPECT_EQ(Direct(Counts(k)), 3u);
+  hk_variant_info info{};
+  ASSERT_EQ(hkGetKernelVariantInfo(k, &info), CL_SUCCESS);
+  EXPECT_EQ(info.unchecked_groups, 2u * 15u) << "full groups of launches 2 and 3";
+  EXPECT_EQ(info.checked_groups, 16u + 2u) << "launch 1, then the boundary groups";
+  hkReleaseMemObject(out);
+  hkReleaseMemObject(parent);
+  hkReleaseKernel(k);
+  hkReleaseProgram(p);
 }
 
 #else  // HK_FAULTS_UNLOAD
