@@ -10,3 +10,11 @@ target_compile_definitions(faults_unload PRIVATE HK_FAULTS_UNLOAD
 add_dependencies(faults_unload hostkernel)
 add_test(NAME integration.faults_unload COMMAND faults_unload)
 
+
+# integration.faults_no_platform: no OpenCL platform at all (the ICD loader reads an empty
+# vendor directory).
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/no-icd-vendors)
+add_test(NAME integration.faults_no_platform
+         COMMAND faults_test --gtest_filter=NoPlatform.*)
+set_tests_properties(integration.faults_no_platform PROPERTIES ENVIRONMENT
+  "OCL_ICD_VENDORS=${CMAKE_CURRENT_BINARY_DIR}/no-icd-vendors;HK_TEST_NO_PLATFORM=1")

@@ -37,6 +37,7 @@
 
 // In the faults_unload build only the types are used: every hk* call goes through dlsym.
 #include <hostkernel/hostkernel.h>
+#include <hostkernel/hostkernel.hpp>
 #include "launch_counts.hpp"
 
 namespace {
@@ -383,6 +384,33 @@ TEST_F(Faults, OutOfBoundsWriteInPartialGroupIsCaughtByCheckedVariant) {
   hkReleaseMemObject(parent);
   hkReleaseKernel(k);
   hkReleaseProgram(p);
+}
+
+// ---- no OpenCL platform ----------------------------------------------------------------
+
+// Run by integration.faults_no_platform, with the ICD loader pointed at an empty vendor
+// directory: the C++ API says what is missing, the C API answers with OpenCL's errors.
+TEST(NoPlatform, ClearErrorsAndNoCrash) {
+  if (!std::getenv("HK_TEST_NO_PLATFORM")) GTEST_SKIP() << "run by integration.faults_no_platform";
+  cl_uint n = 0;
+  const cl_int err = clGetPlatformIDs(0, nullptr, &n);
+  ASSERT_TRUE(err != CL_SUCCESS || n == 0) << "a platform exists: the test set-up is wrong";
+  try {
+    hk::Runtime::get();
+    FAIL() << "hk::Runtime::get() returned without an OpenCL platform";
+  } catch (const hk::Error &e) {
+    EXPECT_EQ(e.code(), CL_DEVICE_NOT_FOUND);
+    EXPECT_NE(std::string(e.what()).find("no PoCL CPU device"), std::string::npos) << e.what();
+  }
+  const size_t one = 1;
+  EXPECT_EQ(hkEnqueueNDRangeKernel(nullptr, nullptr, 1, nullptr, &one, nullptr, 0, nullptr,
+                                   nullptr),
+            CL_INVALID_KERNEL);
+  EXPECT_EQ(hkFinish(nullptr), CL_INVALID_COMMAND_QUEUE);
+  EXPECT_EQ(hkSetKernelArg(nullptr, 0, sizeof one, &one), CL_INVALID_KERNEL);
+  cl_int create_err = CL_SUCCESS;
+  EXPECT_EQ(hkCreateProgramWithSource(nullptr, 1, nullptr, nullptr, &create_err), nullptr);
+  EXPECT_NE(create_err, CL_SUCCESS);
 }
 
 #else  // HK_FAULTS_UNLOAD
