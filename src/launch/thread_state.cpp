@@ -1,6 +1,8 @@
 #include "launch/thread_state.hpp"
 
 #include <pthread.h>
+#include <sys/auxv.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,6 +36,37 @@ constexpr std::uintptr_t kUnknownStack = 1024 * 1024;
 
 std::uintptr_t lowestUsableStackAddress() {
   const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  std::uintptr_t low = 0;
+  if (!mainThreadStackEnd(here, low) && !pthreadStackEnd(here, low))
+    return here > kUnknownStack ? here - kUnknownStack : 0;
+  return low + kStackReserve < here ? low + kStackReserve : here;
+}
+
+std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
+
+}  // namespace
+
+// For the main thread glibc's pthread_getattr_np reads all of /proc/self/maps: 0.3 ms in
+// a process that has loaded LLVM, a quarter of a warm first launch. The kernel's own rule
+// is cheaper: the stack ends just above the executable's file name, the first string exec
+// copies to it (AT_EXECFN), and may grow down to RLIMIT_STACK below that end; the kernel
+// keeps other mappings out of that range.
+bool mainThreadStackEnd(std::uintptr_t here, std::uintptr_t &end) {
+  const auto *name = reinterpret_cast<const char *>(getauxval(AT_EXECFN));
+  struct rlimit rl;
+  if (!name || ::getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+      rl.rlim_cur > (std::uintptr_t{1} << 32))
+    return false;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t top =
+      (reinterpret_cast<std::uintptr_t>(name) + std::strlen(name) + 1 + page - 1) & ~(page - 1);
+  // Not the main thread (or a stack the thread switched to): `here` is outside.
+  if (top < rl.rlim_cur || here >= top || here <= top - rl.rlim_cur) return false;
+  end = top - rl.rlim_cur;
+  return true;
+}
+
+bool pthreadStackEnd(std::uintptr_t here, std::uintptr_t &end) {
   pthread_attr_t attr;
   void *addr = nullptr;
   std::size_t size = 0;
@@ -44,14 +77,10 @@ std::uintptr_t lowestUsableStackAddress() {
   }
   const auto low = reinterpret_cast<std::uintptr_t>(addr);
   // The stack must contain this frame; else the answer is wrong (a user-switched stack).
-  if (!known || here <= low || here - low > (std::uintptr_t{1} << 40))
-    return here > kUnknownStack ? here - kUnknownStack : 0;
-  return low + kStackReserve < here ? low + kStackReserve : here;
+  if (!known || here <= low || here - low > (std::uintptr_t{1} << 40)) return false;
+  end = low;
+  return true;
 }
-
-std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
-
-}  // namespace
 
 void ThreadState::setUp(std::size_t capacity) {
   // malloc of a large block maps it lazily: pages a kernel never prints to cost nothing.

@@ -32,7 +32,7 @@ struct ThreadState {
   std::uint32_t printf_capacity;
   std::uint32_t printf_position;
   // Lowest stack address a launch may use on this thread (the stack's end plus a reserve
-  // for signal handlers), read once at setUp with pthread_getattr_np; if the stack is
+  // for signal handlers), read once at setUp (stackLimits below); if the stack is
   // unknown, 1 MiB below where setUp ran.
   std::uintptr_t stack_low;
 
@@ -59,6 +59,12 @@ struct ThreadState {
   // Writes pending printf output to stdout, after the application's buffered output.
   void flushPrintf();
 };
+
+// Where this thread's stack ends (its lowest address), two ways; false when unknown.
+// The main thread's from AT_EXECFN and RLIMIT_STACK (no /proc/self/maps read; false on
+// other threads), any thread's from pthread_getattr_np. setUp tries them in this order.
+bool mainThreadStackEnd(std::uintptr_t here, std::uintptr_t &end);
+bool pthreadStackEnd(std::uintptr_t here, std::uintptr_t &end);
 
 namespace detail {
 // Zero-initialised (constant initialisation): no TLS wrapper or guard on access.

@@ -143,7 +143,7 @@ bool binaryInput(cl_program program, cl_device_id device, std::string &digest) {
 
 // Entry file: header, key material, payload (docs/cache.md, "Entry format").
 constexpr char kMagic[8] = {'h', 'k', 'c', 'a', 'c', 'h', 'e', '\0'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;  // 2: the payload carries stack estimates
 struct EntryHeader {
   char magic[8];
   std::uint32_t version;

@@ -6,6 +6,7 @@
 
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "program/cache_payload.hpp"
 #include "program/program_cache.hpp"
 
 namespace hk::program {
@@ -94,13 +95,19 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
     logf(LogLevel::Debug, "program cache not used for program %p: %s",
          static_cast<void *>(program), why.c_str());
   if (cacheable && cache.load(key, img->bytes_)) {
+    CachePayload payload;
     std::string bad;
-    if (pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, bad) &&
-        img->binary_.trailing_bytes == 0) {
+    if (!splitCachePayload(img->bytes_, payload, bad)) {
+      cache.noteRejected(key, bad);
+    } else if (!pocl::parsePoclBinary(img->bytes_.data(), payload.binary_size, img->binary_,
+                                      bad) ||
+               img->binary_.trailing_bytes != 0) {
+      cache.noteRejected(key, "payload is not a usable binary: " + bad);
+    } else {
+      img->stacks_ = std::move(payload.stacks);
       img->from_cache_ = true;
       return img;
     }
-    cache.noteRejected(key, "payload is not a usable binary: " + bad);
     img->binary_ = pocl::PoclBinary{};
   }
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
@@ -114,9 +121,21 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
     if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
       return nullptr;
   }
-  if (cacheable)  // without trailing bytes: a loaded entry must parse with none
-    cache.store(key, std::span<const std::uint8_t>(img->bytes_)
-                         .first(img->bytes_.size() - img->binary_.trailing_bytes));
+  if (cacheable) {
+    // The entry carries every kernel's stack estimate (one read of the bitcode for all),
+    // so that a later process skips that read too.
+    std::vector<std::string> names;
+    for (const pocl::KernelRecord &k : img->binary_.kernels) names.push_back(k.name);
+    std::vector<StackEstimate> estimates;
+    estimateKernelStacks(programBitcode(img->binary_), names, estimates);
+    logf(LogLevel::Debug, "read program.bc for stack estimates (%zu kernels)", names.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+      img->stacks_.emplace(names[i], std::move(estimates[i]));
+    // Without trailing bytes: a loaded entry must parse with none.
+    cache.store(key, joinCachePayload(std::span<const std::uint8_t>(img->bytes_).first(
+                                          img->bytes_.size() - img->binary_.trailing_bytes),
+                                      img->stacks_));
+  }
   return img;
 }
 
@@ -146,10 +165,18 @@ const KernelImage *ProgramImage::kernel(const std::string &name, std::string &er
   k.fn = fn;
   k.meta = meta;
   k.flush_denorms = binary_.flushDenorms();
-  std::string stack_error;
-  if (!estimateKernelStack(programBitcode(binary_), name, k.stack, stack_error))
+  StackEstimate estimate;
+  if (auto it = stacks_.find(name); it != stacks_.end())
+    estimate = it->second;
+  else {
+    estimate.ok = estimateKernelStack(programBitcode(binary_), name, estimate.model,
+                                      estimate.error);
+    logf(LogLevel::Debug, "read program.bc for stack estimates (kernel '%s')", name.c_str());
+  }
+  k.stack = estimate.model;
+  if (!estimate.ok)
     logf(LogLevel::Warn, "kernel '%s': no stack estimate (%s): assuming %llu bytes per work-item",
-         name.c_str(), stack_error.c_str(), (unsigned long long)k.stack.per_item_bytes);
+         name.c_str(), estimate.error.c_str(), (unsigned long long)k.stack.per_item_bytes);
   return &k;
 }
 

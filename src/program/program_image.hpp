@@ -51,6 +51,9 @@ class ProgramImage {
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_;
   std::map<std::string, KernelImage> kernels_;
+  // Stack estimates of all kernels, made with the cache entry or read from it; a kernel
+  // not here is estimated when it is first loaded.
+  std::map<std::string, StackEstimate> stacks_;
 };
 
 }  // namespace hk::program

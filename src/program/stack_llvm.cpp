@@ -16,6 +16,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <map>
+#include <vector>
 
 #include "program/stack_estimate.hpp"
 
@@ -143,7 +144,23 @@ StackModel unknownStackModel() {
 
 bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::string &kernel,
                          StackModel &model, std::string &error) {
-  model = unknownStackModel();
+  std::vector<StackEstimate> one;
+  estimateKernelStacks(program_bc, {kernel}, one);
+  model = one[0].model;
+  error = one[0].error;
+  return one[0].ok;
+}
+
+void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
+                          const std::vector<std::string> &kernels,
+                          std::vector<StackEstimate> &out) {
+  out.assign(kernels.size(), StackEstimate{});
+  for (StackEstimate &e : out) e.model = unknownStackModel();
+  auto fail_all = [&](const std::string &why) {
+    for (StackEstimate &e : out) e.error = why;
+  };
+  // Reading the module (its globals and constants, even lazily) is most of the cost: once
+  // for all kernels.
   llvm::LLVMContext ctx;
   auto buffer = llvm::MemoryBuffer::getMemBuffer(
       llvm::StringRef(reinterpret_cast<const char *>(program_bc.data()), program_bc.size()),
@@ -151,31 +168,37 @@ bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::st
   auto module = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), ctx,
                                            /*ShouldLazyLoadMetadata=*/true);
   if (!module) {
-    error = "program.bc: " + llvm::toString(module.takeError());
-    return false;
-  }
-  llvm::Function *f = (*module)->getFunction(kernel);
-  if (!f) {
-    error = "program.bc has no function '" + kernel + "'";
-    return false;
+    fail_all("program.bc: " + llvm::toString(module.takeError()));
+    return;
   }
   Walker walker((*module)->getDataLayout());
-  Cost c;
-  if (llvm::Error e = walker.cost(*f, 0, c)) {
-    error = "program.bc: " + llvm::toString(std::move(e));
-    return false;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    StackEstimate &e = out[i];
+    llvm::Function *f = (*module)->getFunction(kernels[i]);
+    if (!f) {
+      e.error = "program.bc has no function '" + kernels[i] + "'";
+      continue;
+    }
+    Cost c;
+    if (llvm::Error err = walker.cost(*f, 0, c)) {
+      // The module may be half-read: no answer for this kernel or the ones after it.
+      const std::string why = "program.bc: " + llvm::toString(std::move(err));
+      for (std::size_t j = i; j < kernels.size(); ++j) out[j].error = why;
+      return;
+    }
+    if (c.unknown) {
+      e.error = "kernel '" + kernels[i] + "' has a private array of run-time size";
+      continue;
+    }
+    StackModel &m = e.model;
+    m.private_bytes = c.private_bytes;
+    m.context_bytes = c.barrier ? c.context_bytes : 0;
+    m.has_barrier = c.barrier;
+    const std::uint64_t p = m.private_bytes + m.context_bytes;
+    m.base_bytes = kBaseBytes;
+    m.per_item_bytes = p + p / 8 + kPerItemSlack;
+    e.ok = true;
   }
-  if (c.unknown) {
-    error = "kernel '" + kernel + "' has a private array of run-time size";
-    return false;
-  }
-  model.private_bytes = c.private_bytes;
-  model.context_bytes = c.barrier ? c.context_bytes : 0;
-  model.has_barrier = c.barrier;
-  const std::uint64_t p = model.private_bytes + model.context_bytes;
-  model.base_bytes = kBaseBytes;
-  model.per_item_bytes = p + p / 8 + kPerItemSlack;
-  return true;
 }
 
 }  // namespace hk::program

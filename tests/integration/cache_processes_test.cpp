@@ -209,6 +209,20 @@ TEST(ProgramCacheProcesses, WarmEntrySkipsPoclsBinaryQuery) {
   EXPECT_EQ(count(r.stderr_text, "ignoring"), 0) << r.stderr_text;
 }
 
+// The entry also carries the kernels' stack estimates (docs/stack.md): a warm process
+// does not read the program's bitcode, and plans the same launch.
+TEST(ProgramCacheProcesses, WarmEntryCarriesStackEstimates) {
+  TempDir hk, pocl_cold, pocl_fresh;
+  auto r = runChild(cacheEnv(pocl_cold.path, hk.path.string(), "debug"), "3");
+  ASSERT_TRUE(r.ok()) << r.stderr_text;
+  EXPECT_EQ(count(r.stderr_text, "read program.bc for stack estimates"), 1) << r.stderr_text;
+  r = runChild(cacheEnv(pocl_fresh.path, hk.path.string(), "debug"), "3");
+  ASSERT_TRUE(r.ok()) << r.stderr_text;
+  EXPECT_EQ(count(r.stderr_text, "program cache: using"), 1) << r.stderr_text;
+  EXPECT_EQ(count(r.stderr_text, "read program.bc"), 0) << r.stderr_text;
+  EXPECT_EQ(count(r.stderr_text, "no stack estimate"), 0) << r.stderr_text;
+}
+
 TEST(ProgramCacheProcesses, CorruptOrTruncatedEntryIsIgnoredAndRewritten) {
   TempDir hk, pocl;
   ASSERT_TRUE(runChild(cacheEnv(pocl.path, hk.path.string()), "3").ok());
