@@ -1,5 +1,9 @@
 #include "launch/geometry.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
 #include "launch/tuning.hpp"
 
 namespace hk::launch {
@@ -17,14 +21,34 @@ LaunchRequest LaunchRequest::from(std::uint32_t dim, const std::size_t *offset,
   return r;
 }
 
-void nativeLocalSize(const std::size_t global[3], std::size_t local[3]) {
-  std::size_t budget = 64;
-  for (int i = 0; i < 3; ++i) {
-    std::size_t l = 1;
-    while (l < global[i] && l * 2 <= budget) l *= 2;
-    local[i] = l;
-    budget /= l;
+namespace {
+std::size_t nextPow2(std::size_t v) {
+  std::size_t p = 1;
+  while (p < v && p <= (SIZE_MAX >> 1)) p *= 2;
+  return p;
+}
+}  // namespace
+
+void nativeLocalSize(const std::size_t global[3], std::size_t local[3],
+                     std::size_t vector_width, std::uint64_t max_items) {
+  // Powers of two throughout: a vector width that is not one (PoCL's CPU device says 8,
+  // or 16 with AVX-512) counts as the power of two below it.
+  const std::size_t vw = std::bit_floor(vector_width ? vector_width : std::size_t{1});
+  const std::size_t target = 16 * vw;
+  if (max_items == 0) max_items = 1;
+  // The first dimension: 16 vectors, or the power of two that covers the ndrange; the
+  // others share what is left of 16 vectors' worth of work-items.
+  std::size_t budget = target;
+  for (int d = 0; d < 3; ++d) {
+    local[d] = std::min(nextPow2(global[d]), std::max<std::size_t>(budget, 1));
+    budget /= local[d];
   }
+  auto items = [&] { return std::uint64_t{local[0]} * local[1] * local[2]; };
+  // Too big for the stack: z, then y, then x. Halving a power of two keeps x a multiple of
+  // the vector width down to one vector; below that only when not even that fits.
+  for (int d : {2, 1})
+    while (items() > max_items && local[d] > 1) local[d] /= 2;
+  while (items() > max_items && local[0] > 1) local[0] /= 2;
 }
 
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
@@ -55,13 +79,7 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
     if (has_reqd)
       for (int i = 0; i < 3; ++i) local[i] = reqd[i];
     else
-      nativeLocalSize(r.global, local);
-    // Powers of two: halve the largest dimension until the group's stack fits.
-    while (!has_reqd && local[0] * local[1] * local[2] > max_local_items &&
-           local[0] * local[1] * local[2] > 1) {
-      int d = local[0] >= local[1] ? (local[0] >= local[2] ? 0 : 2) : (local[1] >= local[2] ? 1 : 2);
-      local[d] /= 2;
-    }
+      nativeLocalSize(r.global, local, dev.preferred_multiple, max_local_items);
   } else {
     if (has_reqd) return HK_REASON_INVALID_LAUNCH;  // PoCL requires the local size then
     choosePoclLocalSize(dev, r.global, local);

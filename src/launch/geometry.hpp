@@ -78,15 +78,20 @@ inline void trueNdrange(const Plan &p, std::uint64_t out[3]) {
 // (capLocalSize, src/launch/tuning.hpp: the largest group whose stack fits). With round_up
 // (native kernels) the grid is the request's global size rounded up to whole work-groups,
 // so no size is non-uniform; without a local size, a native kernel gets nativeLocalSize's,
-// halved to fit `max_local_items`.
+// capped at `max_local_items`.
 hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
                      const std::array<std::uint64_t, 3> &reqd_wg_size, Plan &plan,
                      std::size_t inline_max_items = 8192,
                      std::uint64_t max_local_items = UINT64_MAX, bool round_up = false);
 
-// A native kernel's work-group when the launch gives none: powers of two, at most 64
-// work-items, filling the first dimension first (PoCL's own choice divides the global
-// size, which for a prime size is 1).
-void nativeLocalSize(const std::size_t global[3], std::size_t local[3]);
+// A native kernel's work-group when the launch gives none (the grid is rounded up to it,
+// so it need not divide the ndrange; PoCL's own choice does, which for a prime size is 1).
+// Powers of two: the first dimension gets 16 vectors of `vector_width` work-items (PoCL's
+// preferred multiple), or the power of two that covers the ndrange if smaller, so its
+// vectorised work-item loop stays long; the other dimensions share the rest of 16
+// vectors. Over `max_items` (the stack cap), z and y are halved first, then x down to
+// whole vectors, then below that only if nothing else fits.
+void nativeLocalSize(const std::size_t global[3], std::size_t local[3],
+                     std::size_t vector_width, std::uint64_t max_items);
 
 }  // namespace hk::launch

@@ -279,7 +279,7 @@ TEST(NativeKernelsDefaults, NoWorkGroupSizeGivenStillCoversAPrimeSize) {
   rt.finish();
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 2.0f * c[i]);
   hk_variant_info v = k.variants();
-  EXPECT_EQ(v.checked_groups + v.unchecked_groups, 2u * 16u);  // 64-item groups
+  EXPECT_EQ(v.checked_groups + v.unchecked_groups, 2u * 8u);  // 128-item groups (16 vectors)
   EXPECT_EQ(k.counts().by_path[HK_PATH_QUEUE], 0u);
 }
 

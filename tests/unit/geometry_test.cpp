@@ -1,6 +1,8 @@
 // Launch planning: PoCL's rules for sizes, and the plan the work-group function gets.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "launch/geometry.hpp"
 
 namespace hk::launch {
@@ -107,21 +109,46 @@ TEST(Geometry, RoundUpPlansFullAndBoundaryGroups) {
             HK_REASON_NON_UNIFORM);
 }
 
+// Native kernels without a local size (issue rule "16 vectors"): powers of two, the first
+// dimension 16 vectors of the preferred multiple (8 here) unless the ndrange is smaller.
 TEST(Geometry, RoundUpWithoutLocalSizePicksPowersOfTwo) {
   const size_t prime = 1009;
   Plan p;
   ASSERT_EQ(planLaunch(LaunchRequest::from(1, nullptr, &prime, nullptr), cpu(), kNoReqd, p,
                        8192, UINT64_MAX, true),
             HK_REASON_NONE);
-  EXPECT_EQ(p.pc.local_size[0], 64u);
-  EXPECT_EQ(p.pc.num_groups[0], 16u);
-  EXPECT_EQ(fullGroups(p, 0), 15u);
+  EXPECT_EQ(p.pc.local_size[0], 128u);
+  EXPECT_EQ(p.pc.num_groups[0], 8u);
+  EXPECT_EQ(fullGroups(p, 0), 7u);
   const size_t g2[2] = {3, 100};
   ASSERT_EQ(planLaunch(LaunchRequest::from(2, nullptr, g2, nullptr), cpu(), kNoReqd, p, 8192,
                        UINT64_MAX, true),
             HK_REASON_NONE);
   EXPECT_EQ(p.pc.local_size[0], 4u);
-  EXPECT_EQ(p.pc.local_size[1], 16u);
+  EXPECT_EQ(p.pc.local_size[1], 32u);
+}
+
+TEST(Geometry, NativeLocalSizeFollowsTheVectorRule) {
+  auto pick = [](std::array<size_t, 3> g, size_t vw, std::uint64_t cap) {
+    std::array<size_t, 3> l{};
+    nativeLocalSize(g.data(), l.data(), vw, cap);
+    return l;
+  };
+  using A = std::array<size_t, 3>;
+  EXPECT_EQ(pick({1000000, 1, 1}, 8, UINT64_MAX), (A{128, 1, 1}));
+  EXPECT_EQ(pick({1000000, 1, 1}, 16, UINT64_MAX), (A{256, 1, 1}));  // AVX-512: 16 lanes
+  EXPECT_EQ(pick({10, 1, 1}, 8, UINT64_MAX), (A{16, 1, 1}));          // covers the ndrange
+  EXPECT_EQ(pick({1000, 1000, 1}, 8, UINT64_MAX), (A{128, 1, 1}));
+  EXPECT_EQ(pick({40, 1000, 7}, 8, UINT64_MAX), (A{64, 2, 1}));
+  EXPECT_EQ(pick({5, 6, 7}, 8, UINT64_MAX), (A{8, 8, 2}));
+  // The stack cap: z and y go first, then x in whole vectors, then below a vector.
+  EXPECT_EQ(pick({5, 6, 7}, 8, 32), (A{8, 4, 1}));
+  EXPECT_EQ(pick({1000000, 1, 1}, 8, 100), (A{64, 1, 1}));
+  EXPECT_EQ(pick({1000000, 1, 1}, 8, 8), (A{8, 1, 1}));
+  EXPECT_EQ(pick({1000000, 1, 1}, 8, 3), (A{2, 1, 1}));
+  EXPECT_EQ(pick({1000000, 1, 1}, 8, 0), (A{1, 1, 1}));
+  for (auto l : {pick({77, 33, 9}, 8, UINT64_MAX), pick({3, 3, 3}, 8, 5)})
+    for (size_t v : l) EXPECT_EQ(v & (v - 1), 0u) << v;  // powers of two
 }
 
 TEST(Geometry, UniformPlansHaveEveryGroupFull) {
