@@ -218,6 +218,11 @@ typedef struct hk_variant_info {
   cl_bool unchecked_used;    /* full work-groups of direct launches run it */
   cl_ulong checked_groups;   /* work-groups run directly by the checked variant */
   cl_ulong unchecked_groups; /* ... and by the unchecked one */
+  /* A hot kernel's team launches of one geometry use PoCL's work-group function
+   * specialized for it (docs/specialized.md): its local size (0 0 0: none), and how many
+   * launches ran it. */
+  size_t specialized_local_size[3];
+  cl_ulong specialized_launches;
 } hk_variant_info;
 
 /* What hostkernel knows about the kernel's variants. CL_INVALID_KERNEL for a kernel that
@@ -249,6 +254,8 @@ typedef enum hk_reason {
   HK_REASON_USER_EVENT,         /* the wait list (or the queue) holds an incomplete event */
   HK_REASON_STACK,              /* the work-group would not fit the thread's stack */
   HK_REASON_LIMITS,             /* too many arguments or objects for the direct path */
+  HK_REASON_SPECIALIZE,         /* once per hot kernel: PoCL compiles its work-group function
+                                   specialized for the local size (docs/specialized.md) */
   HK_REASON_COUNT
 } hk_reason;
 

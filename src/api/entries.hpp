@@ -109,6 +109,18 @@ struct KernelEntry {
   std::atomic<std::uint64_t> checked_groups{0};    // direct launches' work-groups by variant
   std::atomic<std::uint64_t> unchecked_groups{0};
 
+  // PoCL's work-group function specialized for one hot geometry (docs/specialized.md).
+  // Team launches add their work-group time to `team_ns` (written by launching threads,
+  // like LaunchCounts); past config().specialize_ms the next launch goes through PoCL's
+  // queue once, which compiles the specialized function into PoCL's kernel cache, and
+  // team launches of that geometry then call it.
+  enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
+  std::atomic<Special> special_state{Special::Idle};
+  std::atomic<std::uint64_t> team_ns{0};
+  pocl::SpecializedGeometry special_geometry;             // written before `special`
+  std::atomic<const program::KernelImage *> special{nullptr};
+  std::atomic<std::uint64_t> special_launches{0};
+
   // The launch path's cache: valid while `fast` is set.
   std::atomic<bool> fast{false};
   launch::PlanCache plans;

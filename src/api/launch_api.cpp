@@ -17,6 +17,7 @@
 #include "launch/executor.hpp"
 #include "launch/thread_state.hpp"
 #include "launch/tuning.hpp"
+#include "pocl/kernel_cache.hpp"
 #include "pocl/object_id.hpp"
 
 namespace hk::api {
@@ -31,6 +32,18 @@ namespace {
   k.checked_groups.store(
       k.checked_groups.load(std::memory_order_relaxed) + plan.total_groups - unchecked,
       std::memory_order_relaxed);
+}
+
+// Adds a team launch's work-group time to the kernel's total; past
+// HOSTKERNEL_SPECIALIZE_MS the next launch takes the slow path, which specializes.
+[[gnu::noinline]] void noteTeamWork(KernelEntry &k, std::uint64_t ns) {
+  if (k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
+      k.hidden_ndrange)
+    return;
+  const std::uint64_t total = k.team_ns.load(std::memory_order_relaxed) + ns;
+  k.team_ns.store(total, std::memory_order_relaxed);
+  const std::uint64_t limit = config().specialize_ms * 1000000;
+  if (limit && total >= limit) k.fast.store(false, std::memory_order_relaxed);
 }
 
 // Runs a kernel whose entry is fast (prepared, bound, planned): on the team when the launch
@@ -49,13 +62,23 @@ namespace {
     // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
     const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
                        sampler.lastNs() >= launch::Sampler::kStealNs;
+    // PoCL's function specialized for this geometry, once the kernel has one.
+    const program::KernelImage *special = k.special.load(std::memory_order_acquire);
+    if (special && !pocl::acceptsLaunch(k.special_geometry, plan.pc)) special = nullptr;
     // Built here, not for the inline path: its address escapes to the team, which would
     // make the inline path store it to memory.
-    const launch::LaunchBody body{k.image, &k.args, &plan, k.device->probe.printf_buffer_size,
-                                  k.hidden_ndrange, k.unchecked};
+    const launch::LaunchBody body{special ? special : k.image, &k.args, &plan,
+                                  k.device->probe.printf_buffer_size, k.hidden_ndrange,
+                                  k.unchecked};
     std::uint64_t serial_ns = 0;
     switch (launch::runOnTeam(body, steal, timed, &serial_ns)) {
-      case launch::TeamResult::Ran: path = HK_PATH_TEAM; team_serial_ns = serial_ns; break;
+      case launch::TeamResult::Ran:
+        path = HK_PATH_TEAM;
+        team_serial_ns = serial_ns;
+        if (special)
+          k.special_launches.store(k.special_launches.load(std::memory_order_relaxed) + 1,
+                                   std::memory_order_relaxed);
+        break;
       case launch::TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
       case launch::TeamResult::NotRun: break;
     }
@@ -67,6 +90,7 @@ namespace {
   if (timed) {
     const std::uint64_t wall = launch::nowNs() - t0;
     sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
+    if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
   }
   if (k.grid_changed.load(std::memory_order_relaxed))
     k.grid_changed.store(false, std::memory_order_relaxed);
@@ -172,6 +196,62 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   return HK_REASON_NONE;
 }
 
+// A hot kernel (docs/specialized.md): takes PoCL's specialized function for the launch's
+// geometry from PoCL's kernel cache if it is there already; otherwise marks the kernel
+// Compiling and returns true: this launch goes through PoCL's queue (specializeOnQueue).
+// Under the kernel's mutex.
+bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
+  const std::uint64_t limit = config().specialize_ms * 1000000;
+  if (!limit || k.hidden_ndrange || plan.total_groups < 2 ||
+      k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
+      k.team_ns.load(std::memory_order_relaxed) < limit)
+    return false;
+  k.special_geometry = pocl::specializedGeometryOf(plan.pc);  // `special` is still null
+  std::string why;
+  if (const program::KernelImage *img =
+          k.program_image->specializedKernel(k.name, k.special_geometry, why)) {
+    k.special.store(img, std::memory_order_release);
+    k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
+    logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s (already compiled)",
+         k.name.c_str(), pocl::specializedDirName(k.special_geometry).c_str());
+    return false;
+  }
+  k.special_state.store(KernelEntry::Special::Compiling, std::memory_order_relaxed);
+  return true;
+}
+
+// The launch startSpecializing chose: through PoCL's queue with the plan's local size, so
+// that PoCL compiles (and runs) its specialized function; waits for it, then loads the
+// function from PoCL's kernel cache for the team launches that follow.
+cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan,
+                         cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                         const size_t *offset, const size_t *global, cl_uint nwait,
+                         const cl_event *waits, cl_event *event) {
+  const size_t local[3] = {plan.pc.local_size[0], plan.pc.local_size[1],
+                           plan.pc.local_size[2]};
+  cl_event own = nullptr;
+  cl_event *ev = event ? event : &own;
+  cl_int err = launchOnQueue(&k, &q, HK_REASON_SPECIALIZE, queue, kernel, dim, offset, global,
+                             local, nwait, waits, ev);
+  const bool ran = err == CL_SUCCESS && next().clWaitForEvents(1, ev) == CL_SUCCESS;
+  if (own) next().clReleaseEvent(own);
+  std::lock_guard lock(k.mutex);
+  std::string why = "the launch through PoCL's queue failed";
+  const program::KernelImage *img =
+      ran ? k.program_image->specializedKernel(k.name, k.special_geometry, why) : nullptr;
+  if (img) {
+    k.special.store(img, std::memory_order_release);
+    k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
+    logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s", k.name.c_str(),
+         pocl::specializedDirName(k.special_geometry).c_str());
+  } else {
+    k.special_state.store(KernelEntry::Special::Unavailable, std::memory_order_relaxed);
+    logf(LogLevel::Info, "kernel '%s': keeps the generic work-group function (%s)",
+         k.name.c_str(), why.c_str());
+  }
+  return err;
+}
+
 // Plans the launch so that one work-group fits `room` bytes of stack (docs/stack.md):
 // without a local size, PoCL's choice capped at the largest power of two of work-items
 // that fits. HK_REASON_STACK when the group does not fit (an explicit local size, or not
@@ -220,6 +300,7 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
                          local, nwait, waits, event);
   }
   launch::Plan plan;  // this launch's own: another thread may re-plan the kernel meanwhile
+  bool specialize = false;
   auto toQueue = [&](hk_reason why) {
     if (k->hidden_ndrange)
       return launchNativeOnQueue(*k, *q, why, queue, kernel, dim, offset, global, local,
@@ -288,10 +369,14 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
       k->grid_changed.store(true, std::memory_order_relaxed);
     k->request = r;
     k->plans.store(r, plan);
+    specialize = startSpecializing(*k, plan);
     // Until its unchecked variant is settled, a native kernel's launches come here.
     if (!k->hidden_ndrange || k->unchecked_state != KernelEntry::Unchecked::NotYet)
       k->fast.store(true, std::memory_order_release);
   }
+  if (specialize)
+    return specializeOnQueue(*k, *q, plan, queue, kernel, dim, offset, global, nwait, waits,
+                             event);
   if (nwait) {
     // Events of PoCL's commands (or of earlier direct launches, already complete).
     if (next().clWaitForEvents(nwait, waits) != CL_SUCCESS)

@@ -51,6 +51,10 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_variant_info *info) {
   info->unchecked_used = k->unchecked ? CL_TRUE : CL_FALSE;
   info->checked_groups = k->checked_groups.load(std::memory_order_relaxed);
   info->unchecked_groups = k->unchecked_groups.load(std::memory_order_relaxed);
+  if (k->special.load(std::memory_order_acquire))
+    for (int d = 0; d < 3; ++d)
+      info->specialized_local_size[d] = static_cast<size_t>(k->special_geometry.local[d]);
+  info->specialized_launches = k->special_launches.load(std::memory_order_relaxed);
   return CL_SUCCESS;
 }
 

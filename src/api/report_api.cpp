@@ -48,6 +48,7 @@ const char *hkReasonString(hk_reason reason) {
     case HK_REASON_USER_EVENT: return "waits for an event not yet complete";
     case HK_REASON_STACK: return "work-group too large for the thread's stack";
     case HK_REASON_LIMITS: return "beyond hostkernel's limits";
+    case HK_REASON_SPECIALIZE: return "PoCL compiles the specialized work-group function";
     default: return "unknown";
   }
 }

@@ -47,6 +47,8 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
   parseNumber("HOSTKERNEL_NUM_THREADS", getenv_fn("HOSTKERNEL_NUM_THREADS"), c.num_threads);
   parseNumber("HOSTKERNEL_INLINE_MAX_ITEMS", getenv_fn("HOSTKERNEL_INLINE_MAX_ITEMS"),
               c.inline_max_items);
+  parseNumber("HOSTKERNEL_SPECIALIZE_MS", getenv_fn("HOSTKERNEL_SPECIALIZE_MS"),
+              c.specialize_ms);
   if (const char *pin = getenv_fn("HOSTKERNEL_PIN")) {
     if (!std::strcmp(pin, "cores")) c.pin = PinMode::Cores;
     else if (!std::strcmp(pin, "pus")) c.pin = PinMode::Pus;

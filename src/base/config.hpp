@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "base/log.hpp"
@@ -18,6 +19,9 @@ struct Config {
   unsigned num_threads = 0;            // HOSTKERNEL_NUM_THREADS: team cap (0: all CPUs)
   PinMode pin = PinMode::None;         // HOSTKERNEL_PIN=none|cores|pus
   std::size_t inline_max_items = 8192; // HOSTKERNEL_INLINE_MAX_ITEMS
+  // HOSTKERNEL_SPECIALIZE_MS: team work (ms) after which a kernel gets PoCL's work-group
+  // function specialized for its local size (docs/specialized.md); 0: never.
+  std::uint64_t specialize_ms = 200;
   std::string cache_dir;               // HOSTKERNEL_CACHE_DIR, resolved; empty: no cache
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 
 #include "base/log.hpp"
@@ -177,6 +179,38 @@ const KernelImage *ProgramImage::kernel(const std::string &name, std::string &er
   if (!estimate.ok)
     logf(LogLevel::Warn, "kernel '%s': no stack estimate (%s): assuming %llu bytes per work-item",
          name.c_str(), estimate.error.c_str(), (unsigned long long)k.stack.per_item_bytes);
+  return &k;
+}
+
+const KernelImage *ProgramImage::specializedKernel(const std::string &name,
+                                                 const pocl::SpecializedGeometry &g,
+                                                 std::string &error) {
+  const KernelImage *generic = kernel(name, error);
+  if (!generic) return nullptr;
+  std::lock_guard lock(mutex_);
+  const std::string key = name + "/" + pocl::specializedDirName(g);
+  if (auto it = specialized_.find(key); it != specialized_.end()) return &it->second;
+  const std::string path =
+      pocl::specializedLibraryPath(pocl::poclCacheTopDir(), binary_.build_hash, name, g);
+  std::ifstream in(path, std::ios::binary);
+  if (path.empty() || !in) {
+    error = "PoCL's kernel cache has no " + (path.empty() ? key : path);
+    return nullptr;
+  }
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+  auto lib = pocl::LoadedLibrary::load(bytes, name, error);
+  if (!lib) return nullptr;
+  auto fn = reinterpret_cast<pocl::WorkGroupFn>(
+      lib->symbol(pocl::workGroupSymbol(name).c_str()));
+  if (!fn) {
+    error = path + " has no symbol " + pocl::workGroupSymbol(name);
+    return nullptr;
+  }
+  libraries_[key] = std::move(lib);
+  KernelImage &k = specialized_[key];
+  k = *generic;
+  k.fn = fn;
   return &k;
 }
 

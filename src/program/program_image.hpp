@@ -18,6 +18,7 @@
 
 #include "pocl/abi.hpp"
 #include "pocl/binary.hpp"
+#include "pocl/kernel_cache.hpp"
 #include "pocl/loader.hpp"
 #include "program/stack_estimate.hpp"
 
@@ -40,6 +41,13 @@ class ProgramImage {
   // the binary has no usable library for it.
   const KernelImage *kernel(const std::string &name, std::string &error);
 
+  // The kernel's work-group function specialized for `g`, from PoCL's kernel cache on
+  // disk (pocl/kernel_cache.hpp), loaded once; null with `error` set when PoCL has not
+  // compiled that variant (or keeps its cache elsewhere). Shares the generic kernel's
+  // metadata and stack model.
+  const KernelImage *specializedKernel(const std::string &name,
+                                       const pocl::SpecializedGeometry &g, std::string &error);
+
   const pocl::PoclBinary &binary() const { return binary_; }
   // True when the binary came from the persistent cache (no binary query was made).
   bool fromCache() const { return from_cache_; }
@@ -51,6 +59,7 @@ class ProgramImage {
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_;
   std::map<std::string, KernelImage> kernels_;
+  std::map<std::string, KernelImage> specialized_;  // by "<kernel>/<variant dir>"
   // Stack estimates of all kernels, made with the cache entry or read from it; a kernel
   // not here is estimated when it is first loaded.
   std::map<std::string, StackEstimate> stacks_;

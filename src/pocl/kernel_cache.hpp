@@ -1,0 +1,55 @@
+// PoCL's kernel cache on disk, where PoCL 3.1 writes the work-group functions it compiles
+// for its own NDRange launches (POCL-3.1-FACTS, "Cache dir on disk"):
+//
+//   <top>/<program build hash>/<kernel>/<x>-<y>-<z>[-goffs0][-smallgrid]/<kernel>.so
+//
+// A launch through PoCL's queue with local size x*y*z leaves there a work-group function
+// *specialized* for it: the local size is a constant, and with -goffs0 the global offset
+// is zero, with -smallgrid every grid dimension is narrower than 65535 work-items. For
+// bandwidth-bound kernels it runs much faster than the generic (dynamic local size)
+// function in the program's binary (stream triad from DRAM: 18.7 ms vs 25.5 ms, one
+// thread). hostkernel loads it for hot kernels (docs/specialized.md):
+//
+//   SpecializedGeometry g = specializedGeometryOf(plan.pc);
+//   std::string so = specializedLibraryPath(poclCacheTopDir(), binary.build_hash, "axpy", g);
+//   ... later launches with acceptsLaunch(g, pc) may call its work-group function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "pocl/abi.hpp"
+
+namespace hk::pocl {
+
+// The directory PoCL 3.1 caches kernels in: $POCL_CACHE_DIR, else
+// $XDG_CACHE_HOME/pocl/kcache, else $HOME/.cache/pocl/kcache; empty when none is set.
+std::string poclCacheTopDir();
+
+// What PoCL specializes a work-group function for.
+struct SpecializedGeometry {
+  std::uint64_t local[3] = {0, 0, 0};
+  bool zero_offset = false;  // "-goffs0": compiled for a zero global offset
+  bool small_grid = false;   // "-smallgrid": compiled for grids narrower than 65535
+};
+
+// Widest grid dimension (work-items) below which PoCL's CPU device compiles a
+// "-smallgrid" variant.
+inline constexpr std::uint64_t kSmallGridLimit = 65535;
+
+// The variant PoCL compiles for a launch of geometry `pc` (its local size, offset and
+// grid).
+SpecializedGeometry specializedGeometryOf(const PoclContext &pc);
+
+// Whether a launch of geometry `pc` may call a function specialized for `g`: the same
+// local size, a zero offset if `g` assumes one, a small grid if `g` assumes one.
+bool acceptsLaunch(const SpecializedGeometry &g, const PoclContext &pc);
+
+// "<x>-<y>-<z>[-goffs0][-smallgrid]"
+std::string specializedDirName(const SpecializedGeometry &g);
+
+// Where PoCL keeps the kernel's function specialized for `g` ("" when `top` is empty).
+std::string specializedLibraryPath(const std::string &top, const std::string &build_hash,
+                                   const std::string &kernel, const SpecializedGeometry &g);
+
+}  // namespace hk::pocl

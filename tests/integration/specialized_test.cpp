@@ -1,0 +1,72 @@
+// Hot kernels get PoCL's work-group function specialized for their geometry
+// (docs/specialized.md). Run by ctest twice with HOSTKERNEL_SPECIALIZE_MS=1 and one PoCL
+// kernel cache (tests/integration/specialized.cmake):
+//  - cold: the cache is empty, so one launch goes through PoCL's queue
+//    (HK_REASON_SPECIALIZE), which compiles the function; later team launches of that
+//    geometry call it;
+//  - warm (HK_TEST_SPECIALIZED_WARM=1): PoCL's cache already has it, so no launch goes to
+//    the queue at all.
+// Either way every result is the host's, bit for bit, and a launch of another geometry
+// keeps the generic function.
+#include <hostkernel/hostkernel.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+// No FMA contraction: the host computes the same bits.
+const char *kSource = R"(
+#pragma OPENCL FP_CONTRACT OFF
+kernel void triad(global float *a, global const float *b, global const float *c, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+)";
+
+bool warm() {
+  const char *w = std::getenv("HK_TEST_SPECIALIZED_WARM");
+  return w && std::string(w) == "1";
+}
+
+TEST(Specialized, HotKernelUsesPoclsSpecializedFunction) {
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Kernel k(hk::Program::fromSource(rt, kSource), "triad");
+  constexpr std::size_t n = std::size_t{1} << 18;  // team-sized: 1024 groups of 256
+  hk::Buffer<float> a(rt, n), b(rt, n), c(rt, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    b[i] = static_cast<float>(i % 1000) * 0.5f;
+    c[i] = static_cast<float>(i % 77) - 3.25f;
+  }
+  // Team work adds up to HOSTKERNEL_SPECIALIZE_MS (1 ms) within a few launches.
+  int launches = 0;
+  for (float s = 1.0f; launches < 4000 && k.variants().specialized_launches < 5; s += 1.0f) {
+    k.launch({n}, {256}, a, b, c, s);
+    rt.finish();
+    ++launches;
+    for (std::size_t i = 0; i < n; i += 997) ASSERT_EQ(a[i], b[i] + s * c[i]) << i;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(a[i], b[i] + static_cast<float>(launches) * c[i]) << i;
+  const hk_variant_info v = k.variants();
+  EXPECT_GE(v.specialized_launches, 5u) << launches << " launches";
+  EXPECT_EQ(v.specialized_local_size[0], 256u);
+  EXPECT_EQ(v.specialized_local_size[1], 1u);
+  EXPECT_EQ(v.specialized_local_size[2], 1u);
+  const hk_launch_counts counts = k.counts();
+  EXPECT_EQ(counts.by_reason[HK_REASON_SPECIALIZE], warm() ? 0u : 1u);
+  EXPECT_EQ(counts.by_path[HK_PATH_QUEUE], counts.by_reason[HK_REASON_SPECIALIZE]);
+
+  // Another local size: the generic function, still the same results.
+  const cl_ulong before = v.specialized_launches;
+  k.launch({n}, {128}, a, b, c, 0.5f);
+  rt.finish();
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 0.5f * c[i]) << i;
+  EXPECT_EQ(k.variants().specialized_launches, before);
+  EXPECT_EQ(k.counts().by_path[HK_PATH_QUEUE], counts.by_path[HK_PATH_QUEUE]);
+}
+
+}  // namespace
