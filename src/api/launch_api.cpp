@@ -202,9 +202,12 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
 // Under the kernel's mutex.
 bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
   const std::uint64_t limit = config().specialize_ms * 1000000;
+  // The launch through PoCL's queue runs on PoCL's workers: its group must fit their
+  // stacks (planWithinStack may have planned for the team's larger ones).
   if (!limit || k.hidden_ndrange || plan.total_groups < 2 ||
       k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
-      k.team_ns.load(std::memory_order_relaxed) < limit)
+      k.team_ns.load(std::memory_order_relaxed) < limit ||
+      (std::uint64_t{plan.stack_kib} << 10) > launch::poclWorkerStackRoom())
     return false;
   k.special_geometry = pocl::specializedGeometryOf(plan.pc);  // `special` is still null
   std::string why;
