@@ -46,7 +46,8 @@ TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
     ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
     std::atomic<int> ready{0};
     std::vector<std::string> errors(kThreads);
-    std::vector<bool> ok(kThreads, false);
+    // Not vector<bool>: its elements share words, and the threads write theirs at once.
+    std::vector<char> ok(kThreads, 0);
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&, t] {
