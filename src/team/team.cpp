@@ -36,11 +36,13 @@ struct alignas(64) Team::Slot {
 namespace {
 
 // Parks until woken, or for at most 2 ms: every waiter re-checks its condition after a
-// wait, so a missed wake-up costs at most that delay, never a hang.
-void futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
+// wait, so a missed wake-up would cost at most that delay, never a hang. True when the
+// wait ended by the time limit (Team::WaitStats counts those that then found work).
+bool futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
   timespec limit{0, 2'000'000};
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE, expected,
-          &limit, nullptr, 0);
+  return syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE,
+                 expected, &limit, nullptr, 0) != 0 &&
+         errno == ETIMEDOUT;
 }
 
 void futexWake(std::atomic<std::uint32_t> &word, int count) {
@@ -426,10 +428,17 @@ std::uint64_t Team::waitForChange(unsigned thread, std::uint64_t seen) {
     const std::uint32_t w = wake_.load(std::memory_order_seq_cst);
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     s = state_.load(std::memory_order_seq_cst);
-    if (s == seen) futexWait(wake_, w);
+    bool timed_out = false;
+    if (s == seen) {
+      parks_.fetch_add(1, std::memory_order_relaxed);
+      timed_out = futexWait(wake_, w);
+    }
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
     s = state_.load(std::memory_order_acquire);
-    if (s != seen) return s;
+    if (s != seen) {
+      if (timed_out) late_wakes_.fetch_add(1, std::memory_order_relaxed);
+      return s;
+    }
   }
 }
 
@@ -448,8 +457,12 @@ void Team::callerWait(Ready ready) {
     const std::uint32_t w = caller_wake_.load(std::memory_order_seq_cst);
     caller_sleeping_.store(1, std::memory_order_seq_cst);
     if (ready()) break;
-    futexWait(caller_wake_, w);
-    if (ready()) break;
+    parks_.fetch_add(1, std::memory_order_relaxed);
+    const bool timed_out = futexWait(caller_wake_, w);
+    if (ready()) {
+      if (timed_out) late_wakes_.fetch_add(1, std::memory_order_relaxed);
+      break;
+    }
   }
   caller_sleeping_.store(0, std::memory_order_relaxed);
 }

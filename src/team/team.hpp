@@ -71,6 +71,17 @@ class Team {
   // A team of one thread, or a job of one group, runs on the caller and returns true.
   bool run(const Job &job);
 
+  // How the team's threads waited, since it was made. A park is a futex wait (after the
+  // spin); a late wake is a park that ended by its 2 ms time limit and then found its
+  // condition met: what a lost wake-up looks like. Only a thread the system kept from
+  // running for 2 ms between the change and its wake-up call makes one otherwise.
+  struct WaitStats {
+    std::uint64_t parks = 0, late_wakes = 0;
+  };
+  WaitStats waitStats() const {
+    return {parks_.load(std::memory_order_relaxed), late_wakes_.load(std::memory_order_relaxed)};
+  }
+
   // True on the team's worker threads (of any team).
   static bool onTeamThread();
 
@@ -114,6 +125,10 @@ class Team {
   std::atomic<std::uint32_t> refs_{0};                // workers inside the open job
   std::atomic<std::uint32_t> caller_sleeping_{0};
   std::atomic<std::uint32_t> caller_wake_{0};         // futex word for a parked caller
+
+  // waitStats(): written only by threads about to park, on a line of their own.
+  alignas(64) std::atomic<std::uint64_t> parks_{0};
+  std::atomic<std::uint64_t> late_wakes_{0};
 
   // Caller-owned: taken with busy_, which serialises run(), start and shutdown.
   alignas(64) std::atomic<bool> busy_{false};

@@ -373,6 +373,29 @@ TEST_F(TeamTest, WorkersHaveLargeStacks) {
   EXPECT_EQ(touched.load(), 1);
 }
 
+// No lost wake-ups: without spinning, every wait parks on a futex (workers between jobs,
+// the caller until the workers finish). A park has a 2 ms limit as a safety net; one
+// that ends by that limit and then finds its condition met is a "late wake", what a lost
+// wake-up would look like. Allowed only rarely (a VM may stall the waking thread for 2 ms
+// between its change and its wake-up call); a missing wake-up makes nearly every park one.
+TEST_F(TeamTest, ParkedThreadsAreWokenNotTimedOut) {
+  TeamOptions o;
+  o.threads = 2;
+  o.spin_ns = 0;
+  Team team(o);
+  for (int i = 0; i < 3000; ++i) {
+    Counting c(7);
+    ASSERT_TRUE(team.run(c.job(i % 2 == 1)));
+    ASSERT_EQ(c.wrongCounts(), 0u);
+  }
+  const Team::WaitStats s = team.waitStats();
+  std::printf("[ info     ] 3000 jobs without spinning: %llu parks, %llu late wakes\n",
+              static_cast<unsigned long long>(s.parks),
+              static_cast<unsigned long long>(s.late_wakes));
+  EXPECT_GE(s.parks, 1000u);  // the waits did park
+  EXPECT_LE(s.late_wakes * 100, s.parks);
+}
+
 // Dispatch cost of a trivial job (one empty range per thread), median of many, printed for
 // docs/team.md. Not asserted: the machine is shared and noisy.
 TEST_F(TeamTest, ReportsDispatchCostOfATrivialJob) {
