@@ -75,11 +75,13 @@ class Team {
   // spin); a late wake is a park that ended by its 2 ms time limit and then found its
   // condition met: what a lost wake-up looks like. Only a thread the system kept from
   // running for 2 ms between the change and its wake-up call makes one otherwise.
+  // Moves: times an unpinned worker found itself on the caller's CPU and moved off it.
   struct WaitStats {
-    std::uint64_t parks = 0, late_wakes = 0;
+    std::uint64_t parks = 0, late_wakes = 0, moves = 0;
   };
   WaitStats waitStats() const {
-    return {parks_.load(std::memory_order_relaxed), late_wakes_.load(std::memory_order_relaxed)};
+    return {parks_.load(std::memory_order_relaxed), late_wakes_.load(std::memory_order_relaxed),
+            moves_.load(std::memory_order_relaxed)};
   }
 
   // True on the team's worker threads (of any team).
@@ -107,6 +109,7 @@ class Team {
   void workerLoop(unsigned index);
   std::uint64_t waitForChange(unsigned thread, std::uint64_t seen);
   int noteCpu(unsigned thread);
+  bool moveOffCpu(unsigned thread, int cpu);
   template <typename Ready>
   void callerWait(Ready ready);
   void notifyCaller();
@@ -129,6 +132,7 @@ class Team {
   // waitStats(): written only by threads about to park, on a line of their own.
   alignas(64) std::atomic<std::uint64_t> parks_{0};
   std::atomic<std::uint64_t> late_wakes_{0};
+  std::atomic<std::uint64_t> moves_{0};
 
   // Caller-owned: taken with busy_, which serialises run(), start and shutdown.
   alignas(64) std::atomic<bool> busy_{false};

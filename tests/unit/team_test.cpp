@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -394,6 +395,60 @@ TEST_F(TeamTest, ParkedThreadsAreWokenNotTimedOut) {
               static_cast<unsigned long long>(s.late_wakes));
   EXPECT_GE(s.parks, 1000u);  // the waits did park
   EXPECT_LE(s.late_wakes * 100, s.parks);
+}
+
+// An unpinned worker that finds itself on the caller's CPU moves off it, and stays
+// unpinned: here a job forces the worker onto the caller's CPU; while it then waits for
+// the next job it sees the caller there and moves (waitStats().moves), after which it
+// may run on every CPU it could before.
+TEST_F(TeamTest, UnpinnedWorkerMovesOffTheCallersCpu) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+  if (CPU_COUNT(&all) < 2) GTEST_SKIP() << "one allowed CPU: nowhere to move";
+  TeamOptions o;
+  o.threads = 2;
+  o.spin_ns = 50'000'000;  // the worker spins (and checks its CPU) between the jobs
+  Team team(o);
+  struct Ctx {
+    std::atomic<int> caller_cpu{-1};
+    std::atomic<bool> forced{false};
+    std::atomic<int> worker_mask_count{0};
+  } ctx;
+  Job force{[](void *p, std::uint64_t, std::uint64_t, unsigned t) {
+              auto &c = *static_cast<Ctx *>(p);
+              if (t == 0) {
+                c.caller_cpu.store(sched_getcpu());
+                return;
+              }
+              while (c.caller_cpu.load() < 0) {
+              }
+              cpu_set_t one;
+              CPU_ZERO(&one);
+              CPU_SET(c.caller_cpu.load(), &one);
+              c.forced.store(sched_setaffinity(0, sizeof one, &one) == 0);
+            },
+            &ctx, 2, false};
+  ASSERT_TRUE(team.run(force));
+  ASSERT_TRUE(ctx.forced.load());
+  // The caller stays on its CPU (pinned for the test) while the worker spins there.
+  cpu_set_t here;
+  CPU_ZERO(&here);
+  CPU_SET(ctx.caller_cpu.load(), &here);
+  ASSERT_EQ(sched_setaffinity(0, sizeof here, &here), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (team.waitStats().moves == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  sched_setaffinity(0, sizeof all, &all);
+  EXPECT_GE(team.waitStats().moves, 1u);
+  Job check{[](void *p, std::uint64_t, std::uint64_t, unsigned t) {
+              if (t == 0) return;
+              cpu_set_t mask;
+              if (sched_getaffinity(0, sizeof mask, &mask) == 0)
+                static_cast<Ctx *>(p)->worker_mask_count.store(CPU_COUNT(&mask));
+            },
+            &ctx, 2, false};
+  ASSERT_TRUE(team.run(check));
+  EXPECT_EQ(ctx.worker_mask_count.load(), CPU_COUNT(&all));  // unpinned again
 }
 
 // Dispatch cost of a trivial job (one empty range per thread), median of many, printed for
