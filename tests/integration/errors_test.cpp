@@ -54,17 +54,6 @@ hk_launch_counts Counts(cl_kernel k) {
   return c;
 }
 
-std::string Describe(const hk_launch_counts &c) {
-  std::string s = "inline=" + std::to_string(c.by_path[HK_PATH_INLINE]) +
-                  " team=" + std::to_string(c.by_path[HK_PATH_TEAM]) +
-                  " queue=" + std::to_string(c.by_path[HK_PATH_QUEUE]);
-  for (int r = 1; r < HK_REASON_COUNT; ++r)
-    if (c.by_reason[r])
-      s += std::string(" [") + hkReasonString(static_cast<hk_reason>(r)) +
-           "]=" + std::to_string(c.by_reason[r]);
-  return s;
-}
-
 class HkErrors : public ::testing::Test {
  protected:
   void SetUp() override {
