@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -80,18 +81,28 @@ Path workerPath(const std::string &mode, const std::string &name, const std::str
   return p;
 }
 
-Case workerCase(std::string caseName, std::string mode, std::string description) {
+// A latency case of whole operations, each measured once (no warm-up): the hostkernel
+// path and the queue path, both made by `path(name, kernelsDir)`.
+Case processCase(std::string caseName, std::string description,
+                 std::function<Path(const std::string &, const std::string &)> path) {
   Case c;
   c.name = std::move(caseName);
   c.category = "latency";
   c.description = std::move(description);
   c.warmup = false;
   c.once = true;
-  c.make = [mode](OpenCLEnv &env) {
-    return std::vector<Path>{workerPath(mode, "hostkernel", env.kernelsDir()),
-                             workerPath(mode, "queue", env.kernelsDir())};
+  c.make = [path](OpenCLEnv &env) {
+    return std::vector<Path>{path("hostkernel", env.kernelsDir()),
+                             path("queue", env.kernelsDir())};
   };
   return c;
+}
+
+Case workerCase(std::string caseName, std::string mode, std::string description) {
+  return processCase(std::move(caseName), std::move(description),
+                     [mode](const std::string &name, const std::string &dir) {
+                       return workerPath(mode, name, dir);
+                     });
 }
 
 const Register kNewKernel{workerCase(
@@ -163,17 +174,10 @@ Path firstKernelPath(const std::string &name, bool warm, const std::string &kern
 }
 
 Case firstKernelCase(std::string caseName, bool warm, std::string description) {
-  Case c;
-  c.name = std::move(caseName);
-  c.category = "latency";
-  c.description = std::move(description);
-  c.warmup = false;
-  c.once = true;
-  c.make = [warm](OpenCLEnv &env) {
-    return std::vector<Path>{firstKernelPath("hostkernel", warm, env.kernelsDir()),
-                             firstKernelPath("queue", warm, env.kernelsDir())};
-  };
-  return c;
+  return processCase(std::move(caseName), std::move(description),
+                     [warm](const std::string &name, const std::string &dir) {
+                       return firstKernelPath(name, warm, dir);
+                     });
 }
 
 const Register kFirstCold{firstKernelCase(

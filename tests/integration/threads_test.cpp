@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "launch_counts.hpp"
+
 namespace {
 
 const char *kSource = R"CLC(
@@ -63,17 +65,6 @@ kernel void tile_transpose(global const int *in, global int *out, local int *a,
 )CLC";
 
 constexpr size_t kElems = 1024;
-
-std::string Describe(const hk_launch_counts &c) {
-  std::string s = "inline=" + std::to_string(c.by_path[HK_PATH_INLINE]) +
-                  " team=" + std::to_string(c.by_path[HK_PATH_TEAM]) +
-                  " queue=" + std::to_string(c.by_path[HK_PATH_QUEUE]);
-  for (int r = 1; r < HK_REASON_COUNT; ++r)
-    if (c.by_reason[r])
-      s += std::string(" [") + hkReasonString(static_cast<hk_reason>(r)) +
-           "]=" + std::to_string(c.by_reason[r]);
-  return s;
-}
 
 struct Env {
   cl_device_id device = nullptr;
