@@ -111,12 +111,14 @@ struct KernelEntry {
 
   // PoCL's work-group function specialized for one hot geometry (docs/specialized.md).
   // Team launches add their work-group time to `team_ns` (written by launching threads,
-  // like LaunchCounts); past config().specialize_ms the next launch goes through PoCL's
-  // queue once, which compiles the specialized function into PoCL's kernel cache, and
-  // team launches of that geometry then call it.
+  // like LaunchCounts). Past `special_check_ns` the next launch takes the slow path and
+  // looks in PoCL's kernel cache; past config().specialize_ms it goes through PoCL's queue
+  // once, which compiles the specialized function into that cache. Team launches of that
+  // geometry then call it.
   enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
   std::atomic<Special> special_state{Special::Idle};
   std::atomic<std::uint64_t> team_ns{0};
+  std::atomic<std::uint64_t> special_check_ns{0};  // 0: not set yet (config not read)
   pocl::SpecializedGeometry special_geometry;             // written before `special`
   std::atomic<const program::KernelImage *> special{nullptr};
   std::atomic<std::uint64_t> special_launches{0};

@@ -34,16 +34,16 @@ namespace {
       std::memory_order_relaxed);
 }
 
-// Adds a team launch's work-group time to the kernel's total; past
-// HOSTKERNEL_SPECIALIZE_MS the next launch takes the slow path, which specializes.
+// Adds a team launch's work-group time to the kernel's total; past the kernel's next check
+// (specializedCheckNs) the next launch takes the slow path, which specializes.
 [[gnu::noinline]] void noteTeamWork(KernelEntry &k, std::uint64_t ns) {
   if (k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
       k.hidden_ndrange)
     return;
   const std::uint64_t total = k.team_ns.load(std::memory_order_relaxed) + ns;
   k.team_ns.store(total, std::memory_order_relaxed);
-  const std::uint64_t limit = config().specialize_ms * 1000000;
-  if (limit && total >= limit) k.fast.store(false, std::memory_order_relaxed);
+  const std::uint64_t check = k.special_check_ns.load(std::memory_order_relaxed);
+  if (check && total >= check) k.fast.store(false, std::memory_order_relaxed);
 }
 
 // Runs a kernel whose entry is fast (prepared, bound, planned): on the team when the launch
@@ -196,17 +196,28 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
   return HK_REASON_NONE;
 }
 
+// Team work after which a kernel looks for its specialized function in PoCL's kernel cache.
+// Looking costs 0.1-0.3 ms here (a miss, or read + memfd + dlopen): a kernel that has run
+// this long on the team has spent ten times that, and one launched a few times never looks.
+constexpr std::uint64_t kLookInCacheNs = 2'000'000;
+
 // A hot kernel (docs/specialized.md): takes PoCL's specialized function for the launch's
-// geometry from PoCL's kernel cache if it is there already; otherwise marks the kernel
-// Compiling and returns true: this launch goes through PoCL's queue (specializeOnQueue).
+// geometry from PoCL's kernel cache if it is there already (checked once, after
+// kLookInCacheNs of team work); past HOSTKERNEL_SPECIALIZE_MS marks the kernel Compiling
+// and returns true: this launch goes through PoCL's queue (specializeOnQueue).
 // Under the kernel's mutex.
 bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
   const std::uint64_t limit = config().specialize_ms * 1000000;
+  std::uint64_t check = k.special_check_ns.load(std::memory_order_relaxed);
+  if (!check) {
+    check = std::min(limit, kLookInCacheNs);
+    k.special_check_ns.store(check, std::memory_order_relaxed);
+  }
   // The launch through PoCL's queue runs on PoCL's workers: its group must fit their
   // stacks (planWithinStack may have planned for the team's larger ones).
   if (!limit || k.hidden_ndrange || plan.total_groups < 2 ||
       k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
-      k.team_ns.load(std::memory_order_relaxed) < limit ||
+      k.team_ns.load(std::memory_order_relaxed) < check ||
       (std::uint64_t{plan.stack_kib} << 10) > launch::poclWorkerStackRoom())
     return false;
   k.special_geometry = pocl::specializedGeometryOf(plan.pc);  // `special` is still null
@@ -217,6 +228,10 @@ bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
     k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
     logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s (already compiled)",
          k.name.c_str(), pocl::specializedDirName(k.special_geometry).c_str());
+    return false;
+  }
+  if (k.team_ns.load(std::memory_order_relaxed) < limit) {
+    k.special_check_ns.store(limit, std::memory_order_relaxed);  // compile later, if hot
     return false;
   }
   k.special_state.store(KernelEntry::Special::Compiling, std::memory_order_relaxed);

@@ -1,11 +1,12 @@
 // Hot kernels get PoCL's work-group function specialized for their geometry
-// (docs/specialized.md). Run by ctest twice with HOSTKERNEL_SPECIALIZE_MS=1 and one PoCL
-// kernel cache (tests/integration/specialized.cmake):
-//  - cold: the cache is empty, so one launch goes through PoCL's queue
-//    (HK_REASON_SPECIALIZE), which compiles the function; later team launches of that
-//    geometry call it;
-//  - warm (HK_TEST_SPECIALIZED_WARM=1): PoCL's cache already has it, so no launch goes to
-//    the queue at all.
+// (docs/specialized.md). Run by ctest twice with one PoCL kernel cache
+// (tests/integration/specialized.cmake):
+//  - cold (HOSTKERNEL_SPECIALIZE_MS=1): the cache is empty, so one launch goes through
+//    PoCL's queue (HK_REASON_SPECIALIZE), which compiles the function; later team launches
+//    of that geometry call it;
+//  - warm (HK_TEST_SPECIALIZED_WARM=1, HOSTKERNEL_SPECIALIZE_MS=100000): PoCL's cache
+//    already has it, so it is taken after 2 ms of team work, long before any compiling,
+//    and no launch goes to the queue at all.
 // Either way every result is the host's, bit for bit, and a launch of another geometry
 // keeps the generic function.
 #include <hostkernel/hostkernel.hpp>
@@ -41,7 +42,7 @@ TEST(Specialized, HotKernelUsesPoclsSpecializedFunction) {
     b[i] = static_cast<float>(i % 1000) * 0.5f;
     c[i] = static_cast<float>(i % 77) - 3.25f;
   }
-  // Team work adds up to HOSTKERNEL_SPECIALIZE_MS (1 ms) within a few launches.
+  // Team work adds up to 1 ms (cold) or 2 ms (warm) within a few dozen launches.
   int launches = 0;
   for (float s = 1.0f; launches < 4000 && k.variants().specialized_launches < 5; s += 1.0f) {
     k.launch({n}, {256}, a, b, c, s);
