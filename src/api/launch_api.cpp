@@ -202,8 +202,9 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
 constexpr std::uint64_t kLookInCacheNs = 2'000'000;
 
 // A hot kernel (docs/specialized.md): takes PoCL's specialized function for the launch's
-// geometry from PoCL's kernel cache if it is there already (checked once, after
-// kLookInCacheNs of team work); past HOSTKERNEL_SPECIALIZE_MS marks the kernel Compiling
+// geometry from PoCL's kernel cache if it is there already (looked for after
+// kLookInCacheNs of team work, then each time the work doubles); past
+// HOSTKERNEL_SPECIALIZE_MS marks the kernel Compiling
 // and returns true: this launch goes through PoCL's queue (specializeOnQueue).
 // Under the kernel's mutex.
 bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
@@ -230,8 +231,11 @@ bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
          k.name.c_str(), pocl::specializedDirName(k.special_geometry).c_str());
     return false;
   }
-  if (k.team_ns.load(std::memory_order_relaxed) < limit) {
-    k.special_check_ns.store(limit, std::memory_order_relaxed);  // compile later, if hot
+  if (const std::uint64_t total = k.team_ns.load(std::memory_order_relaxed); total < limit) {
+    // Not compiled yet: look again at twice the work (another process, or PoCL's queue,
+    // may compile it meanwhile; the misses add up to a few percent of the work), and
+    // compile at the limit.
+    k.special_check_ns.store(std::min(2 * total, limit), std::memory_order_relaxed);
     return false;
   }
   k.special_state.store(KernelEntry::Special::Compiling, std::memory_order_relaxed);
