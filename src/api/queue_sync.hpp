@@ -24,8 +24,9 @@ bool waitListValid(cl_uint num_events, const cl_event *events);
 bool hasIncompleteEvent(cl_uint num_events, const cl_event *events);
 bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
 
-// Waits a bounded time (~50 ms) for every event of the list to finish; false if one has
-// not (the launch then goes to PoCL's queue, which waits without blocking the caller).
+// Waits a bounded time (~50 ms) for every event of the list to be submitted by PoCL (so
+// that waiting for it to finish cannot deadlock); false if one has not (the launch then
+// goes to PoCL's queue, which waits without blocking the caller).
 bool awaitWaitList(cl_uint num_events, const cl_event *events);
 
 // Records a command given to PoCL. `blocking`: it has completed when the call returned

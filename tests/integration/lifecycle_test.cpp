@@ -498,7 +498,28 @@ kernel void fill(global int *out, int v) {
   size_t i = get_global_id(0);
   out[i] = v + (int)i;
 }
+// One work-item, a long dependent chain (a few hundred ms for 2^28 steps), then n results.
+kernel void spin(global uint *out, uint steps, int n) {
+  uint x = 1;
+  for (uint s = 0; s < steps; ++s) x = x * 1103515245u + 12345u;
+  for (int j = 0; j < n; ++j) out[j] = x + (uint)j;
+}
 )CLC";
+
+// spin's x after `steps` steps, by composing the step with itself (x -> a x + c).
+std::uint32_t SpinValue(std::uint32_t steps) {
+  std::uint32_t a = 1103515245u, c = 12345u;  // the step raised to 2^k
+  std::uint32_t ra = 1, rc = 0;                // the composition so far
+  for (; steps; steps >>= 1) {
+    if (steps & 1) {
+      ra = a * ra;
+      rc = a * rc + c;
+    }
+    c = a * c + c;
+    a = a * a;
+  }
+  return ra * 1u + rc;
+}
 
 constexpr int kBig = 4 << 20;  // ints: 16 MiB buffers
 constexpr size_t kItems = 1024;
@@ -899,6 +920,53 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
   hkFinish(other);
   for (cl_event e : {written, launched, gate}) hkReleaseEvent(e);
   for (cl_mem b : {src, dst}) hkReleaseMemObject(b);
+  hkReleaseCommandQueue(other);
+}
+
+// A wait-list event of a PoCL command that runs for a long time (here a kernel of a few
+// hundred ms on another queue, launched through PoCL itself): the command is submitted,
+// so it will finish; the launch waits for it and still runs directly, after it.
+TEST_P(Ordering, LaunchWaitsForLongRunningCommandAndRunsDirectly) {
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_kernel spin = clCreateKernel(prog_, "spin", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem in = NewBuffer(kItems * sizeof(int)), out = NewBuffer(kItems * sizeof(int));
+  const cl_uint steps = 1u << 28;
+  const int n = int(kItems);
+  ASSERT_EQ(clSetKernelArg(spin, 0, sizeof(cl_mem), &in), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(spin, 1, sizeof steps, &steps), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(spin, 2, sizeof n, &n), CL_SUCCESS);
+  const size_t one = 1;
+  cl_event spun = nullptr, scaled = nullptr;
+  const auto t0 = Clock::now();
+  ASSERT_EQ(clEnqueueNDRangeKernel(other, spin, 1, nullptr, &one, &one, 0, nullptr, &spun),
+            CL_SUCCESS);
+  const hk_launch_counts before = CountsSoFar(scale_);
+  int m = 3;
+  ASSERT_EQ(hkSetKernelArg(scale_, 0, sizeof(cl_mem), &in), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(scale_, 1, sizeof(cl_mem), &out), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(scale_, 2, sizeof m, &m), CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q_, scale_, 1, nullptr, &kItems, &kLocal, 1, &spun, &scaled),
+            CL_SUCCESS);
+  const double waited_ms =
+      std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  EXPECT_EQ(Status(scaled), CL_COMPLETE) << "a direct launch's event is complete on return";
+  const hk_launch_counts c = Counts(scale_);
+  EXPECT_EQ(Direct(c) - Direct(before), 1u)
+      << Describe(c) << " (the spin kernel took ~" << waited_ms << " ms)";
+  EXPECT_EQ(c.by_path[HK_PATH_QUEUE], before.by_path[HK_PATH_QUEUE]) << Describe(c);
+  std::vector<std::uint32_t> host(kItems);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, out, CL_TRUE, 0, kItems * sizeof(int), host.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  const std::uint32_t x = SpinValue(steps);
+  for (size_t i = 0; i < kItems; ++i)
+    ASSERT_EQ(host[i], (x + std::uint32_t(i)) * 3u) << "the launch ran before the spin, i=" << i;
+  for (cl_event e : {spun, scaled}) hkReleaseEvent(e);
+  clReleaseKernel(spin);
+  for (cl_mem b : {in, out}) hkReleaseMemObject(b);
   hkReleaseCommandQueue(other);
 }
 
