@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "api/registry.hpp"
 #include "base/next.hpp"
 
 namespace hk::api {
@@ -22,7 +23,23 @@ bool waitListValid(cl_uint num_events, const cl_event *events) {
 
 namespace {
 
-// -1: an event failed; 0: some not complete; 1: all complete.
+// Whether the command of an incomplete event may wait for a user event: its queue holds a
+// command that does. That is how `blocked` spreads from queue to queue: a command that
+// waits for a blocked queue's command blocks its own queue too.
+bool queueOfEventBlocked(cl_event e) {
+  cl_command_queue eq = nullptr;
+  if (next().clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, nullptr) !=
+          CL_SUCCESS ||
+      !eq)
+    return false;
+  cl_int err = CL_SUCCESS;
+  QueueEntry *q = registry().queueEntry(eq, &err);
+  return q && q->stillBlocked();
+}
+
+// -1: an event failed; 0: some not complete; 1: all complete. `user_only`: count only
+// the incomplete events that may wait for a user event (user events, and commands of
+// blocked queues).
 int waitListState(cl_uint n, const cl_event *events, bool user_only) {
   int state = 1;
   for (cl_uint i = 0; i < n; ++i) {
@@ -35,7 +52,7 @@ int waitListState(cl_uint n, const cl_event *events, bool user_only) {
     if (user_only && status > CL_COMPLETE &&
         next().clGetEventInfo(events[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type,
                               nullptr) == CL_SUCCESS &&
-        type != CL_COMMAND_USER)
+        type != CL_COMMAND_USER && !queueOfEventBlocked(events[i]))
       continue;
     if (status < 0) return -1;
     if (status > CL_COMPLETE) state = 0;

@@ -22,6 +22,8 @@ bool waitListValid(cl_uint num_events, const cl_event *events);
 // block forever (it may hang on a user event, directly or through other commands), so
 // such a launch goes to PoCL's queue, which waits without blocking the caller.
 bool hasIncompleteEvent(cl_uint num_events, const cl_event *events);
+// True if the wait list holds an incomplete user event, or an incomplete command of a
+// blocked queue (one holding a command that waits for a user event).
 bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
 
 // Waits a bounded time (~50 ms) for every event of the list to be submitted by PoCL (so

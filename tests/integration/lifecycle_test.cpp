@@ -923,6 +923,53 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
   hkReleaseCommandQueue(other);
 }
 
+// One step further: this queue holds a PoCL command (a copy) that waits for a write on
+// another queue, and the write waits for an incomplete user event. A launch with no wait
+// list of its own must not wait for this queue's commands (that would deadlock an
+// application that completes the event after enqueueing): it goes to PoCL's queue, after
+// the copy.
+TEST_P(Ordering, LaunchBehindCommandWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem src = NewBuffer(kItems * sizeof(int)), mid = NewBuffer(kItems * sizeof(int)),
+         dst = NewBuffer(kItems * sizeof(int));
+  std::vector<int> h(kItems);
+  for (size_t j = 0; j < kItems; ++j) h[j] = 7 * int(j) + 2;
+  cl_event gate = clCreateUserEvent(ctx_, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_event written = nullptr, copied = nullptr, launched = nullptr;
+  int m = 5;
+  {
+    Watchdog watchdog(gate, std::chrono::milliseconds(3000));
+    ASSERT_EQ(hkEnqueueWriteBuffer(other, src, CL_FALSE, 0, kItems * sizeof(int), h.data(), 1,
+                                   &gate, &written),
+              CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueCopyBuffer(q_, src, mid, 0, 0, kItems * sizeof(int), 1, &written,
+                                  &copied),
+              CL_SUCCESS);
+    Launch(scale_, {{sizeof(cl_mem), &mid}, {sizeof(cl_mem), &dst}, {sizeof m, &m}},
+           Deps({copied}), &launched);
+    watchdog.Returned();
+    EXPECT_FALSE(watchdog.Fired())
+        << "a launch blocked on a command waiting for another queue's command gated by an "
+           "incomplete user event (an application that completes the event after "
+           "enqueueing would deadlock)";
+  }
+  clSetUserEventStatus(gate, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
+  ASSERT_EQ(hkWaitForEvents(1, &launched), CL_SUCCESS);
+  std::vector<int> out(kItems);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i)
+    ASSERT_EQ(out[i], h[i] * m) << "the launch ran before the copy, i=" << i;
+  hkFinish(other);
+  for (cl_event e : {written, copied, launched, gate}) hkReleaseEvent(e);
+  for (cl_mem b : {src, mid, dst}) hkReleaseMemObject(b);
+  hkReleaseCommandQueue(other);
+}
+
 // A wait-list event of a PoCL command that runs for a long time (here a kernel of a few
 // hundred ms on another queue, launched through PoCL itself): the command is submitted,
 // so it will finish; the launch waits for it and still runs directly, after it.
