@@ -588,6 +588,18 @@ class Ordering : public ::testing::TestWithParam<bool> {
               CL_SUCCESS);
   }
 
+  // Completes `gate` (unless a watchdog did already), waits for `launched`, and reads
+  // kItems ints of `dst`.
+  std::vector<int> OpenGateAndRead(cl_event gate, cl_event launched, cl_mem dst) {
+    clSetUserEventStatus(gate, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
+    EXPECT_EQ(hkWaitForEvents(1, &launched), CL_SUCCESS);
+    std::vector<int> out(kItems);
+    EXPECT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    return out;
+  }
+
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;
   cl_command_queue q_ = nullptr;
@@ -909,12 +921,7 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
         << "a launch blocked on another queue's command gated by an incomplete user event "
            "(an application that completes the event after enqueueing would deadlock)";
   }
-  clSetUserEventStatus(gate, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
-  ASSERT_EQ(hkWaitForEvents(1, &launched), CL_SUCCESS);
-  std::vector<int> out(kItems);
-  ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> out = OpenGateAndRead(gate, launched, dst);
   for (size_t i = 0; i < kItems; ++i)
     ASSERT_EQ(out[i], h[kBig - 1 - i] + add) << "the launch ran before the write, i=" << i;
   hkFinish(other);
@@ -956,12 +963,7 @@ TEST_P(Ordering, LaunchBehindCommandWaitingOnAnotherQueuesGatedCommandDoesNotBlo
            "incomplete user event (an application that completes the event after "
            "enqueueing would deadlock)";
   }
-  clSetUserEventStatus(gate, CL_COMPLETE);  // CL_INVALID_OPERATION if the watchdog did it
-  ASSERT_EQ(hkWaitForEvents(1, &launched), CL_SUCCESS);
-  std::vector<int> out(kItems);
-  ASSERT_EQ(hkEnqueueReadBuffer(q_, dst, CL_TRUE, 0, kItems * sizeof(int), out.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> out = OpenGateAndRead(gate, launched, dst);
   for (size_t i = 0; i < kItems; ++i)
     ASSERT_EQ(out[i], h[i] * m) << "the launch ran before the copy, i=" << i;
   hkFinish(other);
