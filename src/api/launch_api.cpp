@@ -35,7 +35,7 @@ namespace {
 }
 
 // Adds a team launch's work-group time to the kernel's total; past the kernel's next check
-// (specializedCheckNs) the next launch takes the slow path, which specializes.
+// (`special_check_ns`) the next launch takes the slow path, which specializes.
 [[gnu::noinline]] void noteTeamWork(KernelEntry &k, std::uint64_t ns) {
   if (k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
       k.hidden_ndrange)
@@ -204,9 +204,8 @@ constexpr std::uint64_t kLookInCacheNs = 2'000'000;
 // A hot kernel (docs/specialized.md): takes PoCL's specialized function for the launch's
 // geometry from PoCL's kernel cache if it is there already (looked for after
 // kLookInCacheNs of team work, then each time the work doubles); past
-// HOSTKERNEL_SPECIALIZE_MS marks the kernel Compiling
-// and returns true: this launch goes through PoCL's queue (specializeOnQueue).
-// Under the kernel's mutex.
+// HOSTKERNEL_SPECIALIZE_MS, marks the kernel Compiling and returns true: this launch goes
+// through PoCL's queue (specializeOnQueue). Under the kernel's mutex.
 bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
   const std::uint64_t limit = config().specialize_ms * 1000000;
   std::uint64_t check = k.special_check_ns.load(std::memory_order_relaxed);
@@ -214,13 +213,29 @@ bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
     check = std::min(limit, kLookInCacheNs);
     k.special_check_ns.store(check, std::memory_order_relaxed);
   }
+  const std::uint64_t total = k.team_ns.load(std::memory_order_relaxed);
+  if (!limit || k.hidden_ndrange ||
+      k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
+      total < check)
+    return false;
+  // The next look, unless this one settles it: at twice the work (another process, or
+  // PoCL's queue, may compile the function meanwhile; the misses add up to a few percent
+  // of the work), and at the limit, where it is compiled. Every return below moves it on,
+  // so that team launches do not all take the slow path.
+  const bool compile_due = total >= limit;
+  k.special_check_ns.store(compile_due ? 2 * total : std::min(2 * total, limit),
+                           std::memory_order_relaxed);
+  if (plan.total_groups < 2) return false;  // not a team launch: look at a later one
   // The launch through PoCL's queue runs on PoCL's workers: its group must fit their
   // stacks (planWithinStack may have planned for the team's larger ones).
-  if (!limit || k.hidden_ndrange || plan.total_groups < 2 ||
-      k.special_state.load(std::memory_order_relaxed) != KernelEntry::Special::Idle ||
-      k.team_ns.load(std::memory_order_relaxed) < check ||
-      (std::uint64_t{plan.stack_kib} << 10) > launch::poclWorkerStackRoom())
+  if ((std::uint64_t{plan.stack_kib} << 10) > launch::poclWorkerStackRoom()) {
+    k.special_state.store(KernelEntry::Special::Unavailable, std::memory_order_relaxed);
+    logf(LogLevel::Info,
+         "kernel '%s': keeps the generic work-group function (a group needs ~%u KiB of "
+         "stack, more than PoCL's workers have)",
+         k.name.c_str(), plan.stack_kib);
     return false;
+  }
   k.special_geometry = pocl::specializedGeometryOf(plan.pc);  // `special` is still null
   std::string why;
   if (const program::KernelImage *img =
@@ -231,13 +246,7 @@ bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
          k.name.c_str(), pocl::specializedDirName(k.special_geometry).c_str());
     return false;
   }
-  if (const std::uint64_t total = k.team_ns.load(std::memory_order_relaxed); total < limit) {
-    // Not compiled yet: look again at twice the work (another process, or PoCL's queue,
-    // may compile it meanwhile; the misses add up to a few percent of the work), and
-    // compile at the limit.
-    k.special_check_ns.store(std::min(2 * total, limit), std::memory_order_relaxed);
-    return false;
-  }
+  if (!compile_due) return false;
   k.special_state.store(KernelEntry::Special::Compiling, std::memory_order_relaxed);
   return true;
 }
