@@ -223,6 +223,14 @@ typedef struct hk_variant_info {
    * launches ran it. */
   size_t specialized_local_size[3];
   cl_ulong specialized_launches;
+  /* The kernel's work-items cannot tell which work-group they are in (no local or group
+   * ids or sizes, barriers, local memory or printf), so it gives the same results with
+   * any uniform work-group size: hostkernel merges its work-groups along the first
+   * dimension, up to 2048 work-items (docs/launch.md, "Merged work-groups"). */
+  cl_bool group_free;
+  /* The work-group size hostkernel ran the kernel's latest planned launch with (0 0 0:
+   * none yet). */
+  size_t planned_local_size[3];
 } hk_variant_info;
 
 /* What hostkernel knows about the kernel's variants. CL_INVALID_KERNEL for a kernel that

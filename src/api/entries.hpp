@@ -127,6 +127,7 @@ struct KernelEntry {
   std::atomic<bool> fast{false};
   launch::PlanCache plans;
   launch::LaunchRequest request;  // the last planned request (slow path, under mutex)
+  std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)
   launch::Sampler sampler;
   std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
 

@@ -292,11 +292,27 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
                           launch::Plan &plan) {
   const program::StackModel &stack = k.image->stack;
   const std::uint64_t cap = stack.largestPow2Fitting(room);
-  if (hk_reason why = launch::planLaunch(r, q.device->limits, k.image->meta->reqd_wg_size, plan,
+  const auto &reqd = k.image->meta->reqd_wg_size;
+  if (hk_reason why = launch::planLaunch(r, q.device->limits, reqd, plan,
                                          config().inline_max_items, cap ? cap : 1,
                                          k.hidden_ndrange);
       why != HK_REASON_NONE)
     return why;
+  // A group-free kernel (docs/launch.md, "Merged work-groups") gives the same results with
+  // fewer, larger groups: fewer calls of the work-group function. Only a valid request is
+  // merged, so PoCL's errors stay PoCL's.
+  launch::LaunchRequest merged = r;
+  if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
+      launch::mergeGroups(merged,
+                          std::min({launch::kMergedGroupItems,
+                                    std::uint64_t{q.device->limits.max_group_size},
+                                    cap ? cap : 1}),
+                          q.device->limits.max_item_sizes[0])) {
+    launch::Plan p;
+    if (launch::planLaunch(merged, q.device->limits, reqd, p, config().inline_max_items,
+                           cap ? cap : 1, false) == HK_REASON_NONE)
+      plan = p;
+  }
   const std::uint64_t need =
       stack.bytesFor(plan.pc.local_size[0] * plan.pc.local_size[1] * plan.pc.local_size[2]);
   plan.stack_kib =
@@ -399,6 +415,7 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
                   k->request.has_local ? k->request.local : nullptr))
       k->grid_changed.store(true, std::memory_order_relaxed);
     k->request = r;
+    for (int d = 0; d < 3; ++d) k->planned_local[d] = plan.pc.local_size[d];
     k->plans.store(r, plan);
     specialize = startSpecializing(*k, plan);
     // Until its unchecked variant is settled, a native kernel's launches come here.

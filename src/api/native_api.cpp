@@ -55,6 +55,8 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_variant_info *info) {
     for (int d = 0; d < 3; ++d)
       info->specialized_local_size[d] = static_cast<size_t>(k->special_geometry.local[d]);
   info->specialized_launches = k->special_launches.load(std::memory_order_relaxed);
+  info->group_free = k->image && k->image->group_free ? CL_TRUE : CL_FALSE;
+  for (int d = 0; d < 3; ++d) info->planned_local_size[d] = k->planned_local[d];
   return CL_SUCCESS;
 }
 

@@ -58,6 +58,22 @@ void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64
     if (!shrinkDimension(global, local, X, 1, 1, max_items)) break;
 }
 
+bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x) {
+  if (!r.has_local || r.local[0] == 0 || r.global[0] % r.local[0] != 0) return false;
+  const std::uint64_t per_x = std::uint64_t{r.local[1]} * r.local[2];
+  if (per_x == 0 || per_x * r.local[0] >= kMergeBelowItems) return false;
+  const std::uint64_t groups = r.global[0] / r.local[0];
+  const std::uint64_t by_items = max_items / per_x / r.local[0];
+  const std::uint64_t most = std::min({groups, by_items, max_x / r.local[0]});
+  for (std::uint64_t k = most; k > 1; --k) {
+    if (groups % k == 0) {
+      r.local[0] *= k;
+      return true;
+    }
+  }
+  return false;
+}
+
 std::uint64_t stackRoomForLaunch(std::uint64_t caller_room) {
   const std::uint64_t worker = team::Team::instance().workerStackBytes();
   const std::uint64_t worker_room = worker > kWorkerReserve ? worker - kWorkerReserve : 0;

@@ -7,11 +7,13 @@ namespace {
 
 // Layout, all integers little-endian as the host writes them (the entry's key names the
 // CPU): binary, then per kernel
-//   u32 name size, name, u8 ok, u8 has_barrier, 4 x u64 (base, per item, private,
-//   context), u32 error size, error
+//   u32 name size, name, u8 ok, u8 has_barrier, u8 group_free, 4 x u64 (base, per item,
+//   private, context), u32 error size, error
 // then the footer: u64 binary size, u32 kernel count, u32 layout version, 8-byte magic.
+// The version changes with the layout and with what a field means (2: group_free): an
+// entry written by another version is rebuilt, never trusted.
 constexpr char kMagic[8] = {'h', 'k', 's', 't', 'a', 'c', 'k', 's'};
-constexpr std::uint32_t kLayoutVersion = 1;
+constexpr std::uint32_t kLayoutVersion = 2;
 constexpr std::size_t kFooterSize = 8 + 4 + 4 + sizeof kMagic;
 
 template <class T>
@@ -59,6 +61,7 @@ std::vector<std::uint8_t> joinCachePayload(std::span<const std::uint8_t> binary,
     putString(out, name);
     put(out, static_cast<std::uint8_t>(e.ok));
     put(out, static_cast<std::uint8_t>(e.model.has_barrier));
+    put(out, static_cast<std::uint8_t>(e.group_free));
     put(out, e.model.base_bytes);
     put(out, e.model.per_item_bytes);
     put(out, e.model.private_bytes);
@@ -94,16 +97,18 @@ bool splitCachePayload(std::span<const std::uint8_t> payload, CachePayload &out,
   Reader r(payload.first(records_end), static_cast<std::size_t>(binary_size));
   for (std::uint32_t i = 0; i < count; ++i) {
     std::string name;
-    std::uint8_t ok = 0, barrier = 0;
+    std::uint8_t ok = 0, barrier = 0, group_free = 0;
     StackEstimate e;
-    if (!r.getString(name) || !r.get(ok) || !r.get(barrier) || !r.get(e.model.base_bytes) ||
-        !r.get(e.model.per_item_bytes) || !r.get(e.model.private_bytes) ||
-        !r.get(e.model.context_bytes) || !r.getString(e.error) || ok > 1 || barrier > 1) {
+    if (!r.getString(name) || !r.get(ok) || !r.get(barrier) || !r.get(group_free) ||
+        !r.get(e.model.base_bytes) || !r.get(e.model.per_item_bytes) ||
+        !r.get(e.model.private_bytes) || !r.get(e.model.context_bytes) ||
+        !r.getString(e.error) || ok > 1 || barrier > 1 || group_free > 1) {
       why = "truncated stack estimates";
       return false;
     }
     e.ok = ok != 0;
     e.model.has_barrier = barrier != 0;
+    e.group_free = group_free != 0;
     out.stacks.emplace(std::move(name), std::move(e));
   }
   if (r.pos() != records_end) {

@@ -171,11 +171,13 @@ const KernelImage *ProgramImage::kernel(const std::string &name, std::string &er
   if (auto it = stacks_.find(name); it != stacks_.end())
     estimate = it->second;
   else {
-    estimate.ok = estimateKernelStack(programBitcode(binary_), name, estimate.model,
-                                      estimate.error);
+    std::vector<StackEstimate> one;
+    estimateKernelStacks(programBitcode(binary_), {name}, one);
+    estimate = std::move(one[0]);
     logf(LogLevel::Debug, "read program.bc for stack estimates (kernel '%s')", name.c_str());
   }
   k.stack = estimate.model;
+  k.group_free = estimate.ok && estimate.group_free;
   if (!estimate.ok)
     logf(LogLevel::Warn, "kernel '%s': no stack estimate (%s): assuming %llu bytes per work-item",
          name.c_str(), estimate.error.c_str(), (unsigned long long)k.stack.per_item_bytes);

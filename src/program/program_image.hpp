@@ -30,6 +30,7 @@ struct KernelImage {
   const pocl::KernelRecord *meta = nullptr;  // owned by the ProgramImage
   bool flush_denorms = false;
   StackModel stack;  // stack of one work-group, from program.bc (docs/stack.md)
+  bool group_free = false;  // StackEstimate::group_free: any uniform local size will do
 };
 
 class ProgramImage {

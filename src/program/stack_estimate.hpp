@@ -67,6 +67,11 @@ struct StackEstimate {
   StackModel model;   // unknownStackModel() when !ok
   bool ok = false;
   std::string error;  // why there is no answer
+  // Found by the same walk: no work-item can tell which work-group it is in, nor share
+  // data with its group (no local or group ids or sizes, barriers, local memory, group
+  // functions or printf; only builtins known not to). Such a kernel gives the same
+  // results with any uniform work-group size (docs/launch.md, "Merged work-groups").
+  bool group_free = false;
 };
 
 // estimateKernelStack for several kernels of one program, reading the bitcode once (the

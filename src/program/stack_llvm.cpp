@@ -1,5 +1,7 @@
 // The stack estimate's bitcode reader: walks the kernel and the functions it calls in the
-// program's LLVM bitcode and adds up what PoCL's work-item loops keep per work-item.
+// program's LLVM bitcode and adds up what PoCL's work-item loops keep per work-item. The
+// same walk finds whether the kernel's work-items can tell which work-group they are in
+// (StackEstimate::group_free).
 // Includes LLVM headers, so it is compiled with LLVM's flags (src/CMakeLists.txt).
 //
 // The bitcode is PoCL's own (`program.bc` of the poclbinary, written by the same LLVM 15
@@ -11,6 +13,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -34,6 +37,7 @@ struct Cost {
   std::uint64_t context_bytes = 0;  // values that may cross a barrier, per work-item
   bool barrier = false;             // reaches a barrier
   bool unknown = false;             // a private array of run-time size
+  bool groups = false;              // may observe its work-group (see groupFree)
 };
 
 std::uint64_t roundUp(std::uint64_t v, std::uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
@@ -41,6 +45,36 @@ std::uint64_t roundUp(std::uint64_t v, std::uint64_t a) { return a > 1 ? (v + a 
 bool isBarrierName(llvm::StringRef name) {
   // barrier(), work_group_barrier() (mangled) and PoCL's own pocl.barrier.
   return name.contains("barrier");
+}
+
+// Builtins whose results do not depend on how the ndrange is cut into work-groups. Their
+// bodies (PoCL's library) read the group id and local size, so the walk does not look
+// inside them.
+bool isGroupFreeBuiltin(llvm::StringRef name) {
+  return name == "_Z13get_global_idj" || name == "_Z15get_global_sizej" ||
+         name == "_Z17get_global_offsetj" || name == "_Z12get_work_dimv" ||
+         name == "_Z20get_global_linear_idv";
+}
+
+// Calls that observe the group or share data within it: local and group ids and sizes,
+// barriers, work-group and sub-group functions, async copies, and printf (whose buffer
+// PoCL hands out per group). PoCL's own names for them included.
+bool isGroupBuiltin(llvm::StringRef name) {
+  for (const char *part : {"get_local", "get_group", "get_num_groups", "get_enqueued",
+                           "barrier", "work_group", "sub_group", "async_", "wait_group",
+                           "mem_fence", "printf", "_local_", "_group_"})
+    if (name.contains(part)) return true;
+  return false;
+}
+
+// A global the kernel may write or that PoCL sets per group: `local` variables of kernel
+// scope, PoCL's _local_id_x and friends. Constant tables (libm's) are fine.
+bool refersToMutableGlobal(const llvm::Value *v, unsigned depth = 0) {
+  if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(v)) return !g->isConstant();
+  if (const auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v); ce && depth < 8)
+    for (const llvm::Use &op : ce->operands())
+      if (refersToMutableGlobal(op.get(), depth + 1)) return true;
+  return false;
 }
 
 class Walker {
@@ -53,7 +87,7 @@ class Walker {
       return llvm::Error::success();
     }
     if (depth > kMaxCallDepth) {
-      out.unknown = true;
+      out.unknown = out.groups = true;
       return llvm::Error::success();
     }
     if (llvm::Error e = f.materialize()) return e;
@@ -62,6 +96,9 @@ class Walker {
     llvm::DenseMap<const llvm::Instruction *, bool> barrier_calls;
     for (llvm::BasicBlock &bb : f) {
       for (llvm::Instruction &inst : bb) {
+        for (const llvm::Use &op : inst.operands())
+          if (!llvm::isa<llvm::Function>(op.get()) && refersToMutableGlobal(op.get()))
+            c.groups = true;
         if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&inst)) {
           auto *count = llvm::dyn_cast<llvm::ConstantInt>(a->getArraySize());
           if (!count) {
@@ -77,8 +114,14 @@ class Walker {
           c.private_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedSize();
         } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
           llvm::Function *callee = call->getCalledFunction();
-          if (!callee) continue;  // indirect: OpenCL C has none
-          bool reaches_barrier = isBarrierName(callee->getName());
+          if (!callee) {  // indirect (OpenCL C has none) or inline assembly
+            c.groups = true;
+            continue;
+          }
+          const llvm::StringRef name = callee->getName();
+          bool reaches_barrier = isBarrierName(name);
+          const bool group_free_builtin = isGroupFreeBuiltin(name);
+          if (!group_free_builtin && isGroupBuiltin(name)) c.groups = true;
           if (!callee->isDeclaration() || callee->isMaterializable()) {
             // PoCL inlines every call into the kernel: count the callee once per call site.
             Cost cc;
@@ -86,7 +129,10 @@ class Walker {
             c.private_bytes += cc.private_bytes;
             c.context_bytes += cc.context_bytes;
             c.unknown |= cc.unknown;
+            if (!group_free_builtin) c.groups |= cc.groups;
             reaches_barrier |= cc.barrier;
+          } else if (!callee->isIntrinsic() && !group_free_builtin) {
+            c.groups = true;  // a function this module does not define: unknown
           }
           if (reaches_barrier) {
             barrier_calls[&inst] = true;
@@ -132,6 +178,18 @@ class Walker {
   const llvm::DataLayout &dl_;
   std::map<const llvm::Function *, Cost> memo_;
 };
+
+// A `local` pointer argument (SPIR address space 3 in the kernel's argument metadata,
+// which clang writes for every kernel), or no metadata to tell.
+bool hasLocalArgument(const llvm::Function &kernel) {
+  const llvm::MDNode *spaces = kernel.getMetadata("kernel_arg_addr_space");
+  if (!spaces) return kernel.arg_size() != 0;
+  for (const llvm::MDOperand &op : spaces->operands()) {
+    const auto *c = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(op.get());
+    if (!c || c->getZExtValue() == 3) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -190,6 +248,7 @@ void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
       e.error = "kernel '" + kernels[i] + "' has a private array of run-time size";
       continue;
     }
+    e.group_free = !c.groups && !c.barrier && !hasLocalArgument(*f);
     StackModel &m = e.model;
     m.private_bytes = c.private_bytes;
     m.context_bytes = c.barrier ? c.context_bytes : 0;

@@ -19,12 +19,14 @@
 
 namespace {
 
-// No FMA contraction: the host computes the same bits.
+// No FMA contraction: the host computes the same bits. The kernel looks at its group
+// (a test that always passes), so hostkernel keeps the launch's work-group size instead of
+// merging groups (docs/launch.md, "Merged work-groups").
 const char *kSource = R"(
 #pragma OPENCL FP_CONTRACT OFF
 kernel void triad(global float *a, global const float *b, global const float *c, float s) {
   size_t i = get_global_id(0);
-  a[i] = b[i] + s * c[i];
+  if (get_group_id(0) < get_num_groups(0)) a[i] = b[i] + s * c[i];
 }
 )";
 

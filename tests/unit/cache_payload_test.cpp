@@ -33,6 +33,12 @@ std::map<std::string, StackEstimate> estimates() {
   a.model.context_bytes = 40;
   a.model.has_barrier = true;
   m["private_array"] = a;
+  StackEstimate f;  // a kernel blind to its work-group
+  f.ok = true;
+  f.model.base_bytes = 65536;
+  f.model.per_item_bytes = 64;
+  f.group_free = true;
+  m["axpy"] = f;
   StackEstimate b;  // no answer: the generous model and the reason
   b.model = hk::program::unknownStackModel();
   b.error = "kernel 'vla' has a private array of run-time size";
@@ -49,7 +55,7 @@ TEST(CachePayload, RoundTripsBinaryAndEstimates) {
   ASSERT_TRUE(splitCachePayload(payload, p, why)) << why;
   ASSERT_EQ(p.binary_size, bin.size());
   EXPECT_TRUE(std::equal(bin.begin(), bin.end(), payload.begin()));
-  ASSERT_EQ(p.stacks.size(), 2u);
+  ASSERT_EQ(p.stacks.size(), 3u);
   for (const auto &[name, e] : stacks) {
     const StackEstimate &got = p.stacks.at(name);
     EXPECT_EQ(got.ok, e.ok) << name;
@@ -59,6 +65,7 @@ TEST(CachePayload, RoundTripsBinaryAndEstimates) {
     EXPECT_EQ(got.model.private_bytes, e.model.private_bytes) << name;
     EXPECT_EQ(got.model.context_bytes, e.model.context_bytes) << name;
     EXPECT_EQ(got.model.has_barrier, e.model.has_barrier) << name;
+    EXPECT_EQ(got.group_free, e.group_free) << name;
   }
 }
 
@@ -103,10 +110,12 @@ TEST(CachePayload, DamagedRecordsAreRefused) {
   other[other.size() - footer + 12] ^= 1;
   EXPECT_FALSE(splitCachePayload(other, p, why));
   EXPECT_EQ(why, "stack estimates of another layout");
-  // An out-of-range flag byte.
-  auto flag = good;
-  flag[300 + 4 + std::string("private_array").size()] = 2;
-  EXPECT_FALSE(splitCachePayload(flag, p, why));
+  // An out-of-range flag byte (ok, has_barrier, group_free) in the first record, axpy's.
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto flag = good;
+    flag[300 + 4 + std::string("axpy").size() + i] = 2;
+    EXPECT_FALSE(splitCachePayload(flag, p, why)) << "flag " << i;
+  }
 }
 
 }  // namespace

@@ -52,8 +52,51 @@ kernel void live_across_barrier(global const float *in, global float *out, local
 }
 )CLC";
 
+// Kernels that can and cannot tell which work-group they are in (group_free).
+const char *kGroupUse = R"CLC(
+float helper_local(void) { return (float)get_local_id(0); }
+float helper_math(float x) { return sin(x) + exp(x * 0.5f); }
+kernel void free_global_id(global float *y, global const float *x, float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+kernel void free_sizes_and_math(global float *y) {
+  size_t i = get_global_id(0);
+  y[i] = helper_math((float)(get_global_size(0) + get_global_offset(0) + get_work_dim()));
+}
+kernel void free_global_atomic(global int *counter, global const int *v) {
+  atomic_add(counter, v[get_global_id(0)]);
+}
+kernel void uses_local_id(global float *y) { y[get_global_id(0)] = (float)get_local_id(0); }
+kernel void uses_group_id(global float *y) { y[get_global_id(0)] = (float)get_group_id(0); }
+kernel void uses_local_size(global float *y) { y[get_global_id(0)] = (float)get_local_size(0); }
+kernel void uses_num_groups(global float *y) { y[get_global_id(0)] = (float)get_num_groups(0); }
+kernel void uses_helper_local(global float *y) { y[get_global_id(0)] = helper_local(); }
+kernel void uses_local_arg(global float *y, local float *t) {
+  size_t i = get_global_id(0);
+  t[0] = y[i];
+  y[i] = t[0] + 1.0f;
+}
+kernel void uses_automatic_local(global float *y) {
+  local float t[4];
+  size_t i = get_global_id(0);
+  t[i % 4] = y[i];
+  y[i] = t[(i + 1) % 4] * 2.0f;  // another work-item's value: not forwarded
+}
+kernel void uses_barrier(global float *y) {
+  size_t i = get_global_id(0);
+  float v = y[i];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  y[i] = v + 1.0f;
+}
+kernel void uses_printf(global float *y) {
+  if (get_global_id(0) == 0) printf("%f\n", y[0]);
+}
+)CLC";
+
 std::string readKernelFile(const std::string &file) {
   if (file == "inline:live_across_barrier") return kLiveAcrossBarrier;
+  if (file == "inline:group_use") return kGroupUse;
   std::ifstream in(std::string(HK_KERNELS_DIR) + "/" + file);
   std::stringstream s;
   s << in.rdbuf();
@@ -286,6 +329,27 @@ TEST(StackEstimate, BarrierKernelsCountValuesAcrossTheBarrier) {
   EXPECT_TRUE(k->stack.has_barrier);
   EXPECT_GE(k->stack.private_bytes, 32u);  // float priv[8]
   EXPECT_GT(k->stack.context_bytes, 0u);
+}
+
+// The same walk tells which kernels cannot observe their work-group: only those may run
+// with merged work-groups (docs/launch.md).
+TEST(StackEstimate, GroupFreeOnlyForKernelsBlindToTheirGroup) {
+  Cl &cl = Cl::get();
+  ProgramImage *img = cl.image("inline:group_use");
+  ASSERT_NE(img, nullptr);
+  const std::map<std::string, bool> expected = {
+      {"free_global_id", true},        {"free_sizes_and_math", true},
+      {"free_global_atomic", true},    {"uses_local_id", false},
+      {"uses_group_id", false},        {"uses_local_size", false},
+      {"uses_num_groups", false},      {"uses_helper_local", false},
+      {"uses_local_arg", false},       {"uses_automatic_local", false},
+      {"uses_barrier", false},         {"uses_printf", false}};
+  for (const auto &[name, group_free] : expected) {
+    std::string err;
+    const KernelImage *k = img->kernel(name, err);
+    ASSERT_NE(k, nullptr) << name << ": " << err;
+    EXPECT_EQ(k->group_free, group_free) << name;
+  }
 }
 
 TEST(StackEstimate, UnreadableBitcodeGivesTheGenerousModel) {

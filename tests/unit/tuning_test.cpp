@@ -1,9 +1,10 @@
 // capLocalSize: the work-group size of a NULL-local-size launch capped by the stack
-// estimate (src/launch/tuning.hpp), and the planner using it (planLaunch).
+// estimate (src/launch/tuning.hpp), and the planner using it (planLaunch); mergeGroups.
 #include "launch/tuning.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 
 #include "launch/geometry.hpp"
@@ -72,6 +73,42 @@ TEST(PlanLaunch, NullLocalSizeIsPoclsChoiceCappedByTheStack) {
   r = hk::launch::LaunchRequest::from(1, nullptr, &global, &local);
   ASSERT_EQ(hk::launch::planLaunch(r, dev, {0, 0, 0}, plan, 8192, 256), HK_REASON_NONE);
   EXPECT_EQ(plan.pc.local_size[0], 1024u);
+}
+
+
+// ---- mergeGroups: fewer, larger groups for group-free kernels (docs/launch.md) ----------
+
+hk::launch::LaunchRequest Request(std::uint32_t dim, std::array<std::size_t, 3> global,
+                                  std::array<std::size_t, 3> local) {
+  return hk::launch::LaunchRequest::from(dim, nullptr, global.data(), local.data());
+}
+
+TEST(MergeGroups, TakesTheLargestDivisorOfTheGroupCountThatFits) {
+  auto r = Request(1, {1000000, 1, 1}, {64, 1, 1});  // 15625 = 5^6 groups
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096));
+  EXPECT_EQ(r.local[0], 1600u);                     // k = 25
+  r = Request(1, {1000000, 1, 1}, {64, 1, 1});
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 512));
+  EXPECT_EQ(r.local[0], 320u);                      // max_x: k = 5
+  r = Request(1, {1000, 1, 1}, {8, 1, 1});
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096));
+  EXPECT_EQ(r.local[0], 1000u);                     // all 125 groups in one
+  r = Request(2, {256, 64, 1}, {16, 4, 1});         // 16 groups along x, 4 items per x
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096));
+  EXPECT_EQ(r.local[0], 256u);
+  EXPECT_EQ(r.local[1], 4u);
+}
+
+TEST(MergeGroups, LeavesLargeGroupsPrimeCountsAndNoLocalSizeAlone) {
+  auto r = Request(1, {1 << 20, 1, 1}, {256, 1, 1});  // large enough already
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096));
+  EXPECT_EQ(r.local[0], 256u);
+  r = Request(1, {64 * 37, 1, 1}, {64, 1, 1});  // 37 groups: no divisor up to 32
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096));
+  EXPECT_EQ(r.local[0], 64u);
+  const std::size_t global = 4096;
+  r = hk::launch::LaunchRequest::from(1, nullptr, &global, nullptr);
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096));
 }
 
 }  // namespace
