@@ -37,7 +37,7 @@ struct Cost {
   std::uint64_t context_bytes = 0;  // values that may cross a barrier, per work-item
   bool barrier = false;             // reaches a barrier
   bool unknown = false;             // a private array of run-time size
-  bool groups = false;              // may observe its work-group (see groupFree)
+  bool groups = false;              // may observe its work-group (StackEstimate::group_free)
 };
 
 std::uint64_t roundUp(std::uint64_t v, std::uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
