@@ -80,13 +80,16 @@ class PlanCache {
     put(kTotalGroups, plan.total_groups);
     put(kTotalItems, plan.total_items);
     put(kStackKib, plan.stack_kib);
+    put(kRequestedLocalX, r.has_local ? r.local[0] : 0);
     seq_.store(s + 2, std::memory_order_release);
   }
 
  private:
+  // kRequestedLocalX: the request's first local size, which merged work-groups
+  // (docs/launch.md) make differ from the planned one; the others are planned as asked.
   static constexpr std::size_t kHead = 0, kGlobal = 1, kGroups = 4, kOffset = 7, kLocal = 10,
                                kTotalGroups = 13, kTotalItems = 14, kStackKib = 15,
-                               kWords = 16;
+                               kRequestedLocalX = 16, kWords = 17;
   static_assert(std::is_trivially_copyable_v<Plan>);
 
   static std::uint64_t head_of(std::uint32_t dim, bool has_local) {
@@ -94,12 +97,13 @@ class PlanCache {
   }
   // Dimension i of the request against the cache: the planned offset is the requested one,
   // and so is the planned local size when the request gives one (without one, the local
-  // size follows from the global size).
+  // size follows from the global size), except in the first dimension, where merged
+  // work-groups plan a larger one: that dimension compares the requested size.
   [[gnu::always_inline]] bool matches(int i, const std::size_t *offset,
                                       const std::size_t *global, const std::size_t *local,
                                       const pocl::PoclContext &pc) const {
     return word(kGlobal + i) == global[i] && pc.global_offset[i] == (offset ? offset[i] : 0) &&
-           (!local || pc.local_size[i] == local[i]);
+           (!local || (i == 0 ? word(kRequestedLocalX) : pc.local_size[i]) == local[i]);
   }
   std::uint64_t word(std::size_t i) const { return words_[i].load(std::memory_order_relaxed); }
   void put(std::size_t i, std::uint64_t v) { words_[i].store(v, std::memory_order_relaxed); }

@@ -55,6 +55,26 @@ TEST(PlanCache, HitFillsTheStoredPlan) {
   ExpectSamePlan(got, want);
 }
 
+// Merged work-groups (docs/launch.md): the plan's first local size is larger than the
+// request's. The request as asked must still hit (else every such launch would take the
+// slow path), and another local size must not.
+TEST(PlanCache, MergedGroupsHitForTheRequestedLocalSize) {
+  size_t g[2] = {1024, 8}, l[2] = {64, 2};
+  const LaunchRequest r = LaunchRequest::from(2, nullptr, g, l);
+  LaunchRequest merged = r;
+  merged.local[0] = 1024;
+  const Plan want = planOf(merged);
+  PlanCache c;
+  c.store(r, want);
+  Plan got;
+  ASSERT_TRUE(c.lookup(2, nullptr, g, l, got));
+  ExpectSamePlan(got, want);
+  size_t other[2] = {1024, 2};
+  EXPECT_FALSE(c.lookup(2, nullptr, g, other, got)) << "the planned size is not the key";
+  size_t y[2] = {64, 4};
+  EXPECT_FALSE(c.lookup(2, nullptr, g, y, got));
+}
+
 TEST(PlanCache, TeamSizedFlagAndDefaultLocalSizeSurvive) {
   size_t g = 4096;
   const LaunchRequest r = LaunchRequest::from(1, nullptr, &g, nullptr);
