@@ -201,6 +201,15 @@ hk_reason prepare(KernelEntry &k, const QueueEntry &q) {
 // this long on the team has spent ten times that, and one launched a few times never looks.
 constexpr std::uint64_t kLookInCacheNs = 2'000'000;
 
+// Team launches of the kernel's special geometry call `img` from now on. Under the
+// kernel's mutex.
+void takeSpecialized(KernelEntry &k, const program::KernelImage *img, const char *how) {
+  k.special.store(img, std::memory_order_release);
+  k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
+  logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s%s", k.name.c_str(),
+       pocl::specializedDirName(k.special_geometry).c_str(), how);
+}
+
 // A hot kernel (docs/specialized.md): takes PoCL's specialized function for the launch's
 // geometry from PoCL's kernel cache if it is there already (looked for after
 // kLookInCacheNs of team work, then each time the work doubles); past
@@ -240,10 +249,7 @@ bool startSpecializing(KernelEntry &k, const launch::Plan &plan) {
   std::string why;
   if (const program::KernelImage *img =
           k.program_image->specializedKernel(k.name, k.special_geometry, why)) {
-    k.special.store(img, std::memory_order_release);
-    k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
-    logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s (already compiled)",
-         k.name.c_str(), pocl::specializedDirName(k.special_geometry).c_str());
+    takeSpecialized(k, img, " (already compiled)");
     return false;
   }
   if (!compile_due) return false;
@@ -271,10 +277,7 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
   const program::KernelImage *img =
       ran ? k.program_image->specializedKernel(k.name, k.special_geometry, why) : nullptr;
   if (img) {
-    k.special.store(img, std::memory_order_release);
-    k.special_state.store(KernelEntry::Special::Ready, std::memory_order_relaxed);
-    logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s", k.name.c_str(),
-         pocl::specializedDirName(k.special_geometry).c_str());
+    takeSpecialized(k, img, "");
   } else {
     k.special_state.store(KernelEntry::Special::Unavailable, std::memory_order_relaxed);
     logf(LogLevel::Info, "kernel '%s': keeps the generic work-group function (%s)",
@@ -291,11 +294,10 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
                           const launch::LaunchRequest &r, std::uint64_t room,
                           launch::Plan &plan) {
   const program::StackModel &stack = k.image->stack;
-  const std::uint64_t cap = stack.largestPow2Fitting(room);
+  const std::uint64_t cap = std::max<std::uint64_t>(stack.largestPow2Fitting(room), 1);
   const auto &reqd = k.image->meta->reqd_wg_size;
   if (hk_reason why = launch::planLaunch(r, q.device->limits, reqd, plan,
-                                         config().inline_max_items, cap ? cap : 1,
-                                         k.hidden_ndrange);
+                                         config().inline_max_items, cap, k.hidden_ndrange);
       why != HK_REASON_NONE)
     return why;
   // A group-free kernel (docs/launch.md, "Merged work-groups") gives the same results with
@@ -305,12 +307,11 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
   if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
       launch::mergeGroups(merged,
                           std::min({launch::kMergedGroupItems,
-                                    std::uint64_t{q.device->limits.max_group_size},
-                                    cap ? cap : 1}),
+                                    std::uint64_t{q.device->limits.max_group_size}, cap}),
                           q.device->limits.max_item_sizes[0])) {
     launch::Plan p;
-    if (launch::planLaunch(merged, q.device->limits, reqd, p, config().inline_max_items,
-                           cap ? cap : 1, false) == HK_REASON_NONE)
+    if (launch::planLaunch(merged, q.device->limits, reqd, p, config().inline_max_items, cap,
+                           false) == HK_REASON_NONE)
       plan = p;
   }
   const std::uint64_t need =
