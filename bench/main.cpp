@@ -6,9 +6,11 @@
 #include "first_launch.hpp"
 #include "opencl_env.hpp"
 #include "plot.hpp"
+#include "processes.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "runner.hpp"
+#include "subprocess.hpp"
 
 #include <unistd.h>
 
@@ -46,6 +48,9 @@ docs/benchmarks.md.
   --quick                few runs, short warm-up and batches: the suite in about a minute
   --batch-ms X           a timed run lasts at least X ms (default 1; --quick: 0.5)
   --warmup-ms X          warm-up per path after its first launch (default 50; --quick: 5)
+  --processes N          run the cases in N fresh processes, one after another, and
+                         combine them: median of the per-process medians, +- = their
+                         MAD / median (placement in memory and on CPUs is per process)
   --json FILE            also write the results as JSON (schema: docs/benchmarks.md)
   --plot FILE.svg        also draw the medians as an SVG bar chart
   --compare BASE.json    compare with an earlier --json file: per-category geometric mean
@@ -85,6 +90,10 @@ struct Options {
   std::uint64_t callgrindN = 0;
   std::uint64_t callgrindWarmup = 200;
   std::string callgrindCase = "launch/trivial";
+  std::uint64_t processes = 1;
+  // The command line without --processes and the outputs (--json, --plot, --compare,
+  // --fail-on-unusual): what each of the --processes children runs.
+  std::vector<std::string> childArgs;
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -129,6 +138,7 @@ Options parse(int argc, char **argv) {
       if (i + 1 >= a.size()) usageError(opt + " needs a value");
       return a[++i];
     };
+    const std::size_t first = i;
     if (opt == "--help" || opt == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -171,10 +181,19 @@ Options parse(int argc, char **argv) {
       o.callgrindCase = value();
     } else if (opt == "--callgrind-warmup") {
       o.callgrindWarmup = parseCount(opt, value(), 0);
+    } else if (opt == "--processes") {
+      o.processes = parseCount(opt, value(), 1);
     } else {
       usageError("unknown option '" + opt + "'");
     }
+    if (opt != "--processes" && opt != "--json" && opt != "--plot" && opt != "--compare" &&
+        opt != "--fail-on-unusual")
+      o.childArgs.insert(o.childArgs.end(), a.begin() + static_cast<std::ptrdiff_t>(first),
+                         a.begin() + static_cast<std::ptrdiff_t>(i + 1));
   }
+  if (o.processes > 1 && (o.list || !o.fromJson.empty() || !o.callgrindPath.empty()))
+    usageError("--processes is for running cases, not with --list, --from-json or "
+               "--callgrind-trivial");
   if (o.failOnUnusual && o.compare.empty()) usageError("--fail-on-unusual needs --compare");
   if (!o.fromJson.empty() && o.plot.empty() && o.compare.empty() && o.json.empty())
     usageError("--from-json is for --plot, --compare or --json");
@@ -312,6 +331,53 @@ int outputs(const Options &o, const hkbench::Results &results) {
   return 0;
 }
 
+// --processes N: runs this executable N times with o.childArgs and --json into a temporary
+// directory, one process after the other, then prints and writes the combined results
+// (bench/processes.hpp). A child's table is shown only when the child fails.
+int runInProcesses(const Options &o) {
+  hkbench::TempDir dir("processes");
+  std::vector<hkbench::Results> each;
+  bool failed = false;
+  for (std::uint64_t i = 0; i < o.processes; ++i) {
+    std::fprintf(stderr, "[process %llu/%llu]\n", static_cast<unsigned long long>(i + 1),
+                 static_cast<unsigned long long>(o.processes));
+    const std::string json = dir.path() + "/process-" + std::to_string(i) + ".json";
+    std::vector<std::string> args = o.childArgs;
+    args.insert(args.end(), {"--json", json});
+    const hkbench::ProcessResult r = hkbench::runSelfCommand(args);
+    if (r.status != 0) {
+      std::fprintf(stderr, "pocl-launch-bench: process %llu exited with status %d:\n%s",
+                   static_cast<unsigned long long>(i + 1), r.status, r.output.c_str());
+      failed = true;
+    }
+    try {
+      each.push_back(hkbench::readResultsJson(json));
+    } catch (const std::exception &e) {
+      if (r.status == 0) std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
+      failed = true;
+    }
+  }
+  hkbench::Results results = hkbench::combineProcesses(each);
+  const hkbench::RunMeta &meta = results.meta;
+  std::printf("# device: %s\n", meta.device.c_str());
+  std::printf("# %s, %llu processes, %d runs per path in each, batches >= %g ms, warm-up "
+              "%g ms; %u CPUs, load average %s\n",
+              meta.date.c_str(), static_cast<unsigned long long>(o.processes), meta.runs,
+              meta.batchMs, meta.warmupMs, meta.cpus, meta.loadAverage.c_str());
+  std::printf("# per operation (launch + finish); median = median of the per-process "
+              "medians; +- = their MAD / median; min, max over all runs; ratio = queue "
+              "median / path median\n");
+  hkbench::Table table(stdout);
+  table.header();
+  for (const hkbench::Result &r : results.results) table.row(r);
+  const int status = outputs(o, results);
+  if (failed) {
+    std::fprintf(stderr, "pocl-launch-bench: a process failed; results are not trustworthy\n");
+    return 1;
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -319,6 +385,17 @@ int main(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "--internal-child") return hkbench::childMain(argc, argv);
   const Options o = parse(argc, argv);
   const std::regex filter = parseRegex("--filter", o.filter);
+  if (o.processes > 1) {
+    if (std::none_of(hkbench::cases().begin(), hkbench::cases().end(),
+                     [&](const hkbench::Case &c) { return std::regex_search(c.name, filter); }))
+      usageError("no case matches --filter '" + o.filter + "'");
+    try {
+      return runInProcesses(o);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
+      return 1;
+    }
+  }
   hkbench::OpenCLEnv env(o.kernelsDir);
 
   if (!o.fromJson.empty()) {

@@ -106,6 +106,7 @@ void writeJson(const std::string &file, const RunMeta &meta, const std::vector<R
   s += "\"device\":" + jsonString(meta.device) + ",\"date\":" + jsonString(meta.date) +
        ",\"cpus\":" + std::to_string(meta.cpus) + ",\"load_average\":" +
        jsonString(meta.loadAverage) + ",\"runs\":" + std::to_string(meta.runs) +
+       ",\"processes\":" + std::to_string(meta.processes) +
        ",\"batch_ms\":" + jsonNumber(meta.batchMs, "%g") + ",\"warmup_ms\":" +
        jsonNumber(meta.warmupMs, "%g") + ",\"quick\":" + (meta.quick ? "true" : "false") +
        ",\"alloc_counting\":" + (meta.allocCounting ? "true" : "false") + ",\"environment\":[";
@@ -166,6 +167,7 @@ Results readResultsJson(const std::string &file) {
     out.meta.loadAverage = str(*m, "load_average");
     out.meta.cpus = static_cast<unsigned>(num(*m, "cpus").value_or(0));
     out.meta.runs = static_cast<int>(num(*m, "runs").value_or(0));
+    out.meta.processes = static_cast<int>(num(*m, "processes").value_or(1));
     out.meta.batchMs = num(*m, "batch_ms").value_or(0);
     out.meta.warmupMs = num(*m, "warmup_ms").value_or(0);
     if (const json::Value *q = m->find("quick")) out.meta.quick = q->boolean;

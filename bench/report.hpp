@@ -43,7 +43,8 @@ struct RunMeta {
   std::string date;          // UTC, ISO 8601
   unsigned cpus = 0;
   std::string loadAverage;   // 1-minute load average at the start
-  int runs = 0;
+  int runs = 0;              // per path (per process with `processes`)
+  int processes = 1;         // --processes: results combined over this many processes
   double batchMs = 0;
   double warmupMs = 0;
   bool quick = false;

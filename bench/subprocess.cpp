@@ -21,11 +21,13 @@ std::string selfExe() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-// fork + exec of this executable; the child's stdin/stdout are `in`/`out` (-1: inherit).
+// fork + exec of this executable (with `--internal-child` first when `internal`); the
+// child's stdin/stdout are `in`/`out` (-1: inherit).
 pid_t spawnSelf(const std::vector<std::string> &args, const Env &env, int in, int out,
-                int close_in_child) {
+                int close_in_child, bool internal = true) {
   const std::string exe = selfExe();
-  std::vector<std::string> argv_s{exe, "--internal-child"};
+  std::vector<std::string> argv_s{exe};
+  if (internal) argv_s.push_back("--internal-child");
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char *> argv;
   for (auto &a : argv_s) argv.push_back(a.data());
@@ -74,9 +76,14 @@ void TempDir::clear() {
 }
 
 ProcessResult runSelf(const std::vector<std::string> &args, const Env &env) {
+  return runSelfCommand(args, env, true);
+}
+
+ProcessResult runSelfCommand(const std::vector<std::string> &args, const Env &env,
+                             bool internal) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  const pid_t pid = spawnSelf(args, env, -1, fds[1], fds[0]);
+  const pid_t pid = spawnSelf(args, env, -1, fds[1], fds[0], internal);
   close(fds[1]);
   ProcessResult r;
   char buf[4096];

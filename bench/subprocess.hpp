@@ -45,6 +45,10 @@ struct ProcessResult {
 // waits for it.
 ProcessResult runSelf(const std::vector<std::string> &args, const Env &env);
 
+// Runs this executable with `args` (after `--internal-child` only when `internal`); waits.
+ProcessResult runSelfCommand(const std::vector<std::string> &args, const Env &env = {},
+                             bool internal = false);
+
 // This executable with `--internal-child args...` as a server: one request line in, one
 // reply line out. The child ends when the Worker is destroyed (its stdin closes).
 class Worker {
