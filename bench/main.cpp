@@ -308,6 +308,28 @@ class Progress {
   bool tty_;
 };
 
+// The comment lines above the table: device, settings, environment, what the columns mean.
+void printHeader(const hkbench::RunMeta &meta) {
+  std::printf("# device: %s\n", meta.device.c_str());
+  std::string runs = std::to_string(meta.runs) + " runs per path";
+  if (meta.processes > 1)
+    runs = std::to_string(meta.processes) + " processes, " + runs + " in each";
+  std::printf("# %s, %s, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
+              meta.date.c_str(), runs.c_str(), meta.batchMs, meta.warmupMs, meta.cpus,
+              meta.loadAverage.c_str());
+  if (!meta.environment.empty()) {
+    std::string env;
+    for (const std::string &e : meta.environment) env += " " + e;
+    std::printf("# environment:%s\n", env.c_str());
+  }
+  std::printf("# per operation (launch + finish); %s; ratio = queue median / path median; "
+              "allocs = heap allocations per operation%s\n",
+              meta.processes > 1 ? "median = median of the per-process medians, +- = their "
+                                   "MAD / median; min, max over all runs"
+                                 : "+- = MAD/median of the runs",
+              meta.allocCounting ? "" : " (not counted in this build)");
+}
+
 // Writes the JSON and plot files and runs the comparison that were asked for; returns the
 // exit status they imply (0 or 3), or 1 on I/O errors.
 int outputs(const Options &o, const hkbench::Results &results) {
@@ -358,15 +380,7 @@ int runInProcesses(const Options &o) {
     }
   }
   hkbench::Results results = hkbench::combineProcesses(each);
-  const hkbench::RunMeta &meta = results.meta;
-  std::printf("# device: %s\n", meta.device.c_str());
-  std::printf("# %s, %llu processes, %d runs per path in each, batches >= %g ms, warm-up "
-              "%g ms; %u CPUs, load average %s\n",
-              meta.date.c_str(), static_cast<unsigned long long>(o.processes), meta.runs,
-              meta.batchMs, meta.warmupMs, meta.cpus, meta.loadAverage.c_str());
-  std::printf("# per operation (launch + finish); median = median of the per-process "
-              "medians; +- = their MAD / median; min, max over all runs; ratio = queue "
-              "median / path median\n");
+  printHeader(results.meta);
   hkbench::Table table(stdout);
   table.header();
   for (const hkbench::Result &r : results.results) table.row(r);
@@ -463,18 +477,7 @@ int main(int argc, char **argv) {
   meta.quick = o.quick;
   meta.allocCounting = hkbench::AllocCounter::available();
   meta.environment = relevantEnvironment();
-  std::printf("# device: %s\n", device.c_str());
-  std::printf("# %s, %d runs per path, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
-              meta.date.c_str(), o.cfg.runs, o.cfg.batchMs, o.cfg.warmupMs, meta.cpus,
-              meta.loadAverage.c_str());
-  if (!meta.environment.empty()) {
-    std::string env;
-    for (const std::string &e : meta.environment) env += " " + e;
-    std::printf("# environment:%s\n", env.c_str());
-  }
-  std::printf("# per operation (launch + finish); +- = MAD/median of the runs; ratio = queue "
-              "median / path median; allocs = heap allocations per operation%s\n",
-              meta.allocCounting ? "" : " (not counted in this build)");
+  printHeader(meta);
 
   hkbench::Table table(stdout);
   table.header();
