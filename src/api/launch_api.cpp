@@ -17,6 +17,7 @@
 #include "launch/executor.hpp"
 #include "launch/thread_state.hpp"
 #include "launch/tuning.hpp"
+#include "team/team.hpp"
 #include "pocl/kernel_cache.hpp"
 #include "pocl/object_id.hpp"
 
@@ -303,12 +304,17 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
   // A group-free kernel (docs/launch.md, "Merged work-groups") gives the same results with
   // fewer, larger groups: fewer calls of the work-group function. Only a valid request is
   // merged, so PoCL's errors stay PoCL's.
+  // A launch for the team keeps enough groups to spread; a smaller one at least one per
+  // team thread, in case its kernel turns out slow enough for the team.
+  const std::uint64_t threads = team::Team::instance().size();
   launch::LaunchRequest merged = r;
   if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
       launch::mergeGroups(merged,
                           std::min({launch::kMergedGroupItems,
                                     std::uint64_t{q.device->limits.max_group_size}, cap}),
-                          q.device->limits.max_item_sizes[0])) {
+                          q.device->limits.max_item_sizes[0],
+                          plan.team_sized ? threads * launch::kMergedGroupsPerThread
+                                          : threads)) {
     launch::Plan p;
     if (launch::planLaunch(merged, q.device->limits, reqd, p, config().inline_max_items, cap,
                            false) == HK_REASON_NONE)

@@ -58,13 +58,18 @@ void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64
     if (!shrinkDimension(global, local, X, 1, 1, max_items)) break;
 }
 
-bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x) {
+bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
+                 std::uint64_t min_groups) {
   if (!r.has_local || r.local[0] == 0 || r.global[0] % r.local[0] != 0) return false;
   const std::uint64_t per_x = std::uint64_t{r.local[1]} * r.local[2];
-  if (per_x == 0 || per_x * r.local[0] >= kMergeBelowItems) return false;
+  if (per_x == 0 || (per_x > 1 && per_x * r.local[0] >= kMerge2dBelowItems)) return false;
   const std::uint64_t groups = r.global[0] / r.local[0];
+  // Groups along y and z stay: they count towards min_groups.
+  const std::uint64_t other = (r.local[1] ? r.global[1] / r.local[1] : 1) *
+                              (r.local[2] ? r.global[2] / r.local[2] : 1);
   const std::uint64_t by_items = max_items / per_x / r.local[0];
-  const std::uint64_t most = std::min({groups, by_items, max_x / r.local[0]});
+  const std::uint64_t by_groups = groups * other / std::max<std::uint64_t>(min_groups, 1);
+  const std::uint64_t most = std::min({groups, by_items, max_x / r.local[0], by_groups});
   for (std::uint64_t k = most; k > 1; --k) {
     if (groups % k == 0) {
       r.local[0] *= k;

@@ -33,20 +33,28 @@ void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64
 // Work-items per merged work-group (mergeGroups): past about a thousand, the calls saved
 // are a few percent (axpy on 1e6 floats from local 64: 160 us, 320: 95 us, 1600: 85 us).
 constexpr std::uint64_t kMergedGroupItems = 2048;
-// Groups this large already are left alone: merging them saves 5-10 % of calls' cost,
-// less than PoCL's function specialized for the launch's own size gains when PoCL's
-// cache has it (docs/specialized.md), which a merged size would not find there.
-constexpr std::uint64_t kMergeBelowItems = 256;
+// A launch for the team keeps at least this many groups per team thread after merging,
+// so that the static split stays even and stealing has something to take.
+constexpr std::uint64_t kMergedGroupsPerThread = 8;
+// Groups of this many work-items or more merge only when they are one-dimensional. PoCL's
+// function specialized for the launch's own size, which its cache may hold
+// (docs/specialized.md) and a merged size would not find there, gains more in 2-D:
+// transpose_naive with groups of 16x16 runs in 2.1 ms specialized, 3.3-4.0 ms generic
+// and 3.5-3.7 ms generic merged to 128x16. In 1-D it gains less than the calls merging
+// saves: trivial on 65536 work-items in groups of 256 costs 108 k instructions per launch
+// specialized, 97 k generic merged to 2048 (96 k specialized).
+constexpr std::uint64_t kMerge2dBelowItems = 256;
 
 // For a kernel whose results do not depend on its work-group size (group-free,
-// docs/launch.md) and a request whose groups have fewer than kMergeBelowItems
-// work-items: merges the work-groups along the first dimension, k at a time, k the
-// largest divisor of the group count there with local[0] * k <= max_x and
-// local[0] * k * local[1] * local[2] <= max_items. The launch stays uniform. False
-// (r unchanged) when no k > 1 fits, the groups are large enough or r has no local size.
+// docs/launch.md): merges the work-groups along the first dimension, k at a time, k the
+// largest divisor of the group count there with local[0] * k <= max_x,
+// local[0] * k * local[1] * local[2] <= max_items and at least `min_groups` groups left
+// in all. The launch stays uniform. False (r unchanged) when no k > 1 fits, r has no
+// local size, or its groups are 2-D or 3-D with kMerge2dBelowItems work-items or more.
 //   LaunchRequest r = ...;   // global 1e6, local 64: 15625 groups
-//   mergeGroups(r, 2048, 4096);   // local 1600: 625 groups
-bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x);
+//   mergeGroups(r, 2048, 4096, 16);   // local 1600: 625 groups
+bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
+                 std::uint64_t min_groups);
 
 // Stack a work-group may use on a launch from a thread with `caller_room` bytes left:
 // the team's workers run groups of the same launch, so their (fixed) stacks bound it too.

@@ -2,10 +2,13 @@
 // work-group they are in runs with fewer, larger groups along the first dimension, with
 // the same results; a kernel that looks at its group keeps the launch's work-group size.
 // Results are checked against the host, bit for bit, on the inline and team paths.
+// Merging leaves at least one group per team thread, 8 for a launch sized for the team.
 #include <hostkernel/hostkernel.hpp>
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -32,6 +35,14 @@ struct Fixture {
 Fixture &fixture() {
   static Fixture f;
   return f;
+}
+
+// The team's size: merged_groups.cmake sets HOSTKERNEL_NUM_THREADS=2, so 2 unless the
+// process may use only one CPU.
+unsigned TeamThreads() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::min(2u, static_cast<unsigned>(CPU_COUNT(&set)));
 }
 
 // Launches `name` over global x local (2-D when gy > 1) and checks every element.
@@ -66,10 +77,24 @@ TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsOnTheTeam) {
 }
 
 TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsInline) {
-  // 1000 work-items (inline), 125 groups of 8: merged 125 at a time (divides the count).
+  // 1000 work-items (inline), 125 groups of 8: merged 25 at a time, leaving a group for
+  // each of the 2 team threads should the kernel turn out slow (with one thread, all 125).
   const hk_variant_info v = LaunchAndCheck("blind", 1000, 1, 8, 1);
   EXPECT_TRUE(v.group_free);
-  EXPECT_EQ(v.planned_local_size[0], 1000u);
+  EXPECT_EQ(v.planned_local_size[0], TeamThreads() == 2 ? 200u : 1000u);
+}
+
+TEST(MergedGroups, TeamLaunchKeepsGroupsForEveryThread) {
+  // 16 384 work-items (team-sized), 256 groups of 64: merged 16 at a time, not 32, to
+  // keep 8 groups per team thread (with one thread: 32 at a time, 2048 work-items).
+  const hk_variant_info v = LaunchAndCheck("blind", 1 << 14, 1, 64, 1);
+  EXPECT_EQ(v.planned_local_size[0], TeamThreads() == 2 ? 1024u : 2048u);
+}
+
+TEST(MergedGroups, LargeGroupsMergeToo) {
+  // 65 536 work-items in 256 groups of 256: merged 8 at a time.
+  const hk_variant_info v = LaunchAndCheck("blind", 1 << 16, 1, 256, 1);
+  EXPECT_EQ(v.planned_local_size[0], 2048u);
 }
 
 TEST(MergedGroups, TwoDimensionalLaunchMergesTheFirstDimensionOnly) {
