@@ -303,9 +303,9 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
     return why;
   // A group-free kernel (docs/launch.md, "Merged work-groups") gives the same results with
   // fewer, larger groups: fewer calls of the work-group function. Only a valid request is
-  // merged, so PoCL's errors stay PoCL's.
-  // A launch for the team keeps enough groups to spread; a smaller one at least one per
-  // team thread, in case its kernel turns out slow enough for the team.
+  // merged, so PoCL's errors stay PoCL's. A launch for the team keeps enough groups to
+  // spread; a smaller one at least one per team thread, in case its kernel turns out slow
+  // enough for the team.
   const std::uint64_t threads = team::Team::instance().size();
   launch::LaunchRequest merged = r;
   if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
