@@ -428,6 +428,9 @@ TEST_F(TeamTest, UnpinnedWorkerMovesOffTheCallersCpu) {
               c.forced.store(sched_setaffinity(0, sizeof one, &one) == 0);
             },
             &ctx, 2, false};
+  // Moves before the job was forced (the worker may have started on the caller's CPU)
+  // do not count: the test waits for one made after it.
+  const std::uint64_t before = team.waitStats().moves;
   ASSERT_TRUE(team.run(force));
   ASSERT_TRUE(ctx.forced.load());
   // The caller stays on its CPU (pinned for the test) while the worker spins there.
@@ -436,10 +439,10 @@ TEST_F(TeamTest, UnpinnedWorkerMovesOffTheCallersCpu) {
   CPU_SET(ctx.caller_cpu.load(), &here);
   ASSERT_EQ(sched_setaffinity(0, sizeof here, &here), 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (team.waitStats().moves == 0 && std::chrono::steady_clock::now() < deadline)
+  while (team.waitStats().moves == before && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   sched_setaffinity(0, sizeof all, &all);
-  EXPECT_GE(team.waitStats().moves, 1u);
+  EXPECT_GT(team.waitStats().moves, before);
   Job check{[](void *p, std::uint64_t, std::uint64_t, unsigned t) {
               if (t == 0) return;
               cpu_set_t mask;
