@@ -254,6 +254,33 @@ const Register kTeamTrivial{[] {
                     k);
 }()};
 
+// The same grid with an empty kernel: the team's launch overhead alone, against OpenMP's
+// fork/join over an empty loop. (On launch/team-trivial the work itself differs: PoCL's
+// loop for trivial() stores 64-bit ids narrowed to int, 16 bytes at a time, and takes
+// 1.37x the native loop's time on one thread.)
+const Register kTeamEmpty{[] {
+  constexpr std::size_t n = 65536;
+  KernelLaunch k;
+  k.file = "trivial.cl";
+  k.kernel = "empty";
+  k.args = {LaunchArg::generated<int>(n, constantFill<int>(-1, n))};
+  k.global = {n, 1, 1};
+  k.local = {256, 1, 1};
+  k.outputArg = 0;
+  k.outputType = ElemType::I32;
+  k.nativeThreads = true;
+  k.native = [](NativeArgs &) {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(n); ++i) {
+    }
+  };
+  return launchCase("launch/team-empty", "latency",
+                    "empty(out) on 65536 work-items, local 256 (256 work-groups): the team's "
+                    "launch overhead; one op = launch + finish; native: OpenMP parallel for "
+                    "over an empty body (the fork and join)",
+                    k);
+}()};
+
 // The FACTS measurement: axpy on a million floats, L=64.
 const Register kAxpy1e6{[] {
   constexpr std::size_t n = 1000000;

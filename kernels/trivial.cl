@@ -5,3 +5,9 @@ kernel void trivial(global int *out)
     size_t gid = get_global_id(0);
     out[gid] = (int)gid;
 }
+
+// Does nothing: on many work-items, what a launch costs apart from any work
+// (launch/team-empty). The argument keeps its signature that of trivial().
+kernel void empty(global int *out)
+{
+}

@@ -715,6 +715,18 @@ std::vector<Case> make_cases() {
         for (size_t i = g.off(0); i < out.size(); ++i) ASSERT_EQ(out[i], (cl_int)i) << i;
       });
 
+  // empty: does nothing (the benchmark's team launch overhead); the buffer stays as set.
+  add("empty", "trivial.cl", "empty", {geo({1}, {1}), geo({1000}, {8}), geo({4096})},
+      [](const Geometry &g) {
+        Resources s;
+        s.buffers = {sentinel(g.g(0) * 4, Elem::i32)};
+        s.args = {mem(0)};
+        return s;
+      },
+      [](const Outputs &o, const Geometry &g) {
+        expect_untouched(as<cl_int>(o[0]), 0, g.g(0), "out");
+      });
+
   // axpy: y = a*x + y.
   add("axpy", "axpy.cl", "axpy",
       {geo({1024}, {64}), geo({1000}, {40}), geo({1000}), geo({960}, {64}, {64}),
