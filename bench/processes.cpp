@@ -13,10 +13,8 @@ std::string ratioText(double r) {
   return buf;
 }
 
-// One case and path over all processes.
-struct Gathered {
-  std::vector<const Result *> each;  // in process order
-};
+// One (case, path)'s results, in process order.
+using Gathered = std::vector<const Result *>;
 
 }  // namespace
 
@@ -37,11 +35,11 @@ Results combineProcesses(const std::vector<Results> &perProcess) {
         gathered.emplace_back();
         it = order.end() - 1;
       }
-      gathered[static_cast<std::size_t>(it - order.begin())].each.push_back(&r);
+      gathered[static_cast<std::size_t>(it - order.begin())].push_back(&r);
     }
 
   for (const Gathered &g : gathered) {
-    const Result &first = *g.each.front();
+    const Result &first = *g.front();
     Result r;
     r.name = first.name;
     r.category = first.category;
@@ -52,7 +50,7 @@ Results combineProcesses(const std::vector<Results> &perProcess) {
     double allocs = 0, shares[3] = {0, 0, 0};
     std::size_t nAllocs = 0, nShares = 0;
     double lo = first.perOpNs.min, hi = first.perOpNs.max;
-    for (const Result *e : g.each) {
+    for (const Result *e : g) {
       medians.push_back(e->perOpNs.median);
       batches.push_back(static_cast<double>(e->batch));
       lo = std::min(lo, e->perOpNs.min);
@@ -89,7 +87,7 @@ Results combineProcesses(const std::vector<Results> &perProcess) {
     if (base == out.results.end() || r.perOpNs.median <= 0) continue;
     r.ratio = base->perOpNs.median / r.perOpNs.median;
     std::vector<double> ratios;
-    for (const Result *e : gathered[i].each)
+    for (const Result *e : gathered[i])
       if (e->ratio) ratios.push_back(*e->ratio);
     if (ratios.size() < 2) continue;
     const auto [mn, mx] = std::minmax_element(ratios.begin(), ratios.end());
