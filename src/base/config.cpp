@@ -49,6 +49,14 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
               c.inline_max_items);
   parseNumber("HOSTKERNEL_SPECIALIZE_MS", getenv_fn("HOSTKERNEL_SPECIALIZE_MS"),
               c.specialize_ms);
+  std::uint64_t spin_us = c.spin_us;
+  parseNumber("HOSTKERNEL_SPIN_US", getenv_fn("HOSTKERNEL_SPIN_US"), spin_us);
+  if (spin_us > kMaxSpinUs) {
+    std::fprintf(stderr, "hostkernel warning: HOSTKERNEL_SPIN_US=%llu is more than %u: using %u\n",
+                 static_cast<unsigned long long>(spin_us), kMaxSpinUs, kMaxSpinUs);
+    spin_us = kMaxSpinUs;
+  }
+  c.spin_us = static_cast<std::uint32_t>(spin_us);
   if (const char *pin = getenv_fn("HOSTKERNEL_PIN")) {
     if (!std::strcmp(pin, "cores")) c.pin = PinMode::Cores;
     else if (!std::strcmp(pin, "pus")) c.pin = PinMode::Pus;

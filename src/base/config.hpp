@@ -18,6 +18,9 @@ struct Config {
   bool report = false;                 // HOSTKERNEL_REPORT=1: per-kernel counts at exit
   unsigned num_threads = 0;            // HOSTKERNEL_NUM_THREADS: team cap (0: all CPUs)
   PinMode pin = PinMode::None;         // HOSTKERNEL_PIN=none|cores|pus
+  // HOSTKERNEL_SPIN_US: how long team threads (and a launching thread waiting for them)
+  // spin before parking, in microseconds; 0 parks at once. At most kMaxSpinUs.
+  std::uint32_t spin_us = 100;
   std::size_t inline_max_items = 8192; // HOSTKERNEL_INLINE_MAX_ITEMS
   // HOSTKERNEL_SPECIALIZE_MS: team work (ms) after which a kernel gets PoCL's work-group
   // function specialized for its local size (docs/specialized.md); 0: never.
@@ -25,6 +28,9 @@ struct Config {
   std::string cache_dir;               // HOSTKERNEL_CACHE_DIR, resolved; empty: no cache
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };
+
+// The longest HOSTKERNEL_SPIN_US taken (1 s); larger values are reduced to it.
+constexpr std::uint32_t kMaxSpinUs = 1'000'000;
 
 // The process's configuration; the environment is read on the first call.
 const Config &config();

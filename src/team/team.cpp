@@ -160,6 +160,7 @@ TeamOptions optionsFromConfig(const Config &config, unsigned allowed_cpus) {
   o.threads = std::max(1u, allowed_cpus);
   if (config.num_threads > 0 && config.num_threads < o.threads) o.threads = config.num_threads;
   o.pin = config.pin;
+  o.spin_ns = std::min(config.spin_us, kMaxSpinUs) * 1000u;
   return o;
 }
 

@@ -43,8 +43,9 @@ struct TeamOptions {
   std::size_t stack_bytes = std::size_t{64} << 20;  // worker stacks (mapped lazily)
 };
 
-// Team size for the process: CPUs in the affinity mask, capped by
-// HOSTKERNEL_NUM_THREADS (never more than the allowed CPUs).
+// The process's team: size = CPUs in the affinity mask, capped by HOSTKERNEL_NUM_THREADS
+// (never more than the allowed CPUs); pinning from HOSTKERNEL_PIN; spin before parking
+// from HOSTKERNEL_SPIN_US.
 TeamOptions optionsFromConfig(const Config &config, unsigned allowed_cpus);
 
 class Team {

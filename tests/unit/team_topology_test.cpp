@@ -114,4 +114,13 @@ TEST(TeamTopology, TeamSizeIsTheCpuCountCappedByNumThreads) {
   EXPECT_EQ(hk::team::optionsFromConfig(c, 0).threads, 1u);
 }
 
+TEST(TeamTopology, SpinComesFromTheConfig) {
+  hk::Config c;
+  EXPECT_EQ(hk::team::optionsFromConfig(c, 2).spin_ns, 100'000u);
+  c.spin_us = 0;  // park at once
+  EXPECT_EQ(hk::team::optionsFromConfig(c, 2).spin_ns, 0u);
+  c.spin_us = hk::kMaxSpinUs;
+  EXPECT_EQ(hk::team::optionsFromConfig(c, 2).spin_ns, 1'000'000'000u);
+}
+
 }  // namespace
