@@ -36,13 +36,13 @@ constexpr std::uint64_t kMergedGroupItems = 2048;
 // A launch for the team keeps at least this many groups per team thread after merging,
 // so that the static split stays even and stealing has something to take.
 constexpr std::uint64_t kMergedGroupsPerThread = 8;
-// Groups of this many work-items or more merge only when they are one-dimensional. PoCL's
-// function specialized for the launch's own size, which its cache may hold
-// (docs/specialized.md) and a merged size would not find there, gains more in 2-D:
-// transpose_naive with groups of 16x16 runs in 2.1 ms specialized, 3.3-4.0 ms generic
-// and 3.5-3.7 ms generic merged to 128x16. In 1-D it gains less than the calls merging
-// saves: trivial on 65536 work-items in groups of 256 costs 108 k instructions per launch
-// specialized, 97 k generic merged to 2048 (96 k specialized).
+// Groups of this many work-items or more merge only when they are one-dimensional. A 2-D
+// group is often a tile chosen for the caches: transpose_naive with groups of 16x16 runs
+// in 2.0 ms, merged to 128x16 in 4.2-4.6 ms (both with PoCL's specialized functions),
+// while heat2d gains 103 -> 85-90 us merged from 64x4 to 512x4; the walk that finds
+// group-free kernels cannot tell them apart (docs/launch.md). In 1-D the calls saved
+// weigh more: trivial on 65536 work-items in groups of 256 costs 108 k instructions per
+// launch specialized, 97 k generic merged to 2048 (96 k specialized).
 constexpr std::uint64_t kMerge2dBelowItems = 256;
 
 // For a kernel whose results do not depend on its work-group size (group-free,
