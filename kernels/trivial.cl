@@ -7,7 +7,7 @@ kernel void trivial(global int *out)
 }
 
 // Does nothing: on many work-items, what a launch costs apart from any work
-// (launch/team-empty). The argument keeps its signature that of trivial().
+// (launch/team-empty). Its argument list is trivial()'s, so both are set up alike.
 kernel void empty(global int *out)
 {
 }
