@@ -520,6 +520,7 @@ std::vector<Case> makeCases() {
   };
 
   add("trivial", "trivial", {geo({1000}, {8}), geo({100}, {100}, {7})}, out_only(4));
+  add("trivial", "empty", {geo({1000}, {8})}, out_only(4));
   add("axpy", "axpy", {geo({1024}, {64}), geo({997})}, [](const Geometry &g) {
     Resources r;
     r.buffers = {in(floats(g.items(), 1)), in(floats(g.items(), 2))};
