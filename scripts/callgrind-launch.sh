@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per steady-state launch of launch/trivial (1 work-item, launch + finish) on
-# each path of pocl-launch-bench, counted by callgrind.
+# Instructions per steady-state launch of launch/trivial (1 work-item, launch + finish), or
+# of the case CASE names, on each path of pocl-launch-bench, counted by callgrind.
 #
 # For each path, runs `pocl-launch-bench --callgrind-trivial PATH N --callgrind-warmup W`
 # under `valgrind --tool=callgrind` twice, with N = N1 and N = N2. Setup, program build,
@@ -11,7 +11,11 @@
 #
 # usage: scripts/callgrind-launch.sh [path/to/pocl-launch-bench]
 # environment: N1 (default 200), N2 (default 1200), WARMUP (default 200),
-#              PATHS (default "hostkernel queue"), KEEP=1 keeps the callgrind files.
+#              PATHS (default "hostkernel queue"), CASE (default launch/trivial),
+#              KEEP=1 keeps the callgrind files.
+# A team case counts spinning (callgrind runs one thread at a time, so a spinning worker
+# spins for as long as it is let): count it with HOSTKERNEL_SPIN_US=0, e.g.
+#   CASE=launch/team-empty PATHS=hostkernel HOSTKERNEL_SPIN_US=0 scripts/callgrind-launch.sh
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +24,7 @@ n1=${N1:-200}
 n2=${N2:-1200}
 warmup=${WARMUP:-200}
 paths=${PATHS:-hostkernel queue}
+case_name=${CASE:-launch/trivial}
 
 command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)" >&2; exit 2; }
 [[ -x $bench ]] || { echo "no executable $bench (build target pocl-launch-bench)" >&2; exit 2; }
@@ -41,7 +46,8 @@ total_ir() {
 run() {  # path n -> prints total Ir
   local file=$out/callgrind.$1.$2.out
   if ! valgrind --tool=callgrind --callgrind-out-file="$file" \
-      "$bench" --callgrind-trivial "$1" "$2" --callgrind-warmup "$warmup" \
+      "$bench" --callgrind-case "$case_name" --callgrind-trivial "$1" "$2" \
+      --callgrind-warmup "$warmup" \
       >"$out/log.$1.$2" 2>&1; then
     echo "callgrind run failed: path $1, N=$2 (log follows)" >&2
     tail -n 30 "$out/log.$1.$2" >&2
@@ -50,7 +56,7 @@ run() {  # path n -> prints total Ir
   total_ir "$file" || { echo "no totals in $file" >&2; exit 1; }
 }
 
-echo "launch/trivial under callgrind: warm-up $warmup, N1=$n1, N2=$n2 launches"
+echo "$case_name under callgrind: warm-up $warmup, N1=$n1, N2=$n2 launches"
 printf '%-12s %16s %16s %14s\n' path "Ir(N1)" "Ir(N2)" "Ir/launch"
 for path in $paths; do
   t1=$(run "$path" "$n1")
