@@ -313,6 +313,7 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
                           std::min({launch::kMergedGroupItems,
                                     std::uint64_t{q.device->limits.max_group_size}, cap}),
                           q.device->limits.max_item_sizes[0],
+                          q.device->limits.max_item_sizes[1],
                           plan.team_sized ? threads * launch::kMergedGroupsPerThread
                                           : threads)) {
     launch::Plan p;

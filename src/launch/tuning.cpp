@@ -59,20 +59,22 @@ void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64
 }
 
 bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
-                 std::uint64_t min_groups) {
-  if (!r.has_local || r.local[0] == 0 || r.global[0] % r.local[0] != 0) return false;
-  const std::uint64_t per_x = std::uint64_t{r.local[1]} * r.local[2];
-  if (per_x == 0 || (per_x > 1 && per_x * r.local[0] >= kMerge2dBelowItems)) return false;
-  const std::uint64_t groups = r.global[0] / r.local[0];
-  // Groups along y and z stay: they count towards min_groups.
-  const std::uint64_t other = (r.local[1] ? r.global[1] / r.local[1] : 1) *
-                              (r.local[2] ? r.global[2] / r.local[2] : 1);
-  const std::uint64_t by_items = max_items / per_x / r.local[0];
-  const std::uint64_t by_groups = groups * other / std::max<std::uint64_t>(min_groups, 1);
-  const std::uint64_t most = std::min({groups, by_items, max_x / r.local[0], by_groups});
+                 std::uint64_t max_y, std::uint64_t min_groups) {
+  if (!r.has_local) return false;
+  const std::uint64_t items = std::uint64_t{r.local[0]} * r.local[1] * r.local[2];
+  if (items == 0) return false;
+  // Large 2-D and 3-D groups keep their rows and grow along y (kMerge2dBelowItems).
+  const int d = items >= kMerge2dBelowItems && items > r.local[0] ? 1 : 0;
+  if (r.global[d] % r.local[d] != 0) return false;
+  const std::uint64_t groups = r.global[d] / r.local[d];
+  std::uint64_t all = 1;  // every dimension's groups count towards min_groups
+  for (int i = 0; i < 3; ++i) all *= r.local[i] ? r.global[i] / r.local[i] : 1;
+  const std::uint64_t most =
+      std::min({groups, max_items / items, (d == 0 ? max_x : max_y) / r.local[d],
+                all / std::max<std::uint64_t>(min_groups, 1)});
   for (std::uint64_t k = most; k > 1; --k) {
     if (groups % k == 0) {
-      r.local[0] *= k;
+      r.local[d] *= k;
       return true;
     }
   }

@@ -36,25 +36,28 @@ constexpr std::uint64_t kMergedGroupItems = 2048;
 // A launch for the team keeps at least this many groups per team thread after merging,
 // so that the static split stays even and stealing has something to take.
 constexpr std::uint64_t kMergedGroupsPerThread = 8;
-// Groups of this many work-items or more merge only when they are one-dimensional. A 2-D
-// group is often a tile chosen for the caches: transpose_naive with groups of 16x16 runs
-// in 2.0 ms, merged to 128x16 in 4.2-4.6 ms (both with PoCL's specialized functions),
-// while heat2d gains 103 -> 85-90 us merged from 64x4 to 512x4; the walk that finds
-// group-free kernels cannot tell them apart (docs/launch.md). In 1-D the calls saved
-// weigh more: trivial on 65536 work-items in groups of 256 costs 108 k instructions per
-// launch specialized, 97 k generic merged to 2048 (96 k specialized).
+// 2-D and 3-D groups of this many work-items or more merge along y, not x: such a group
+// is often a tile chosen for the caches, and a wider row can break it. transpose_naive
+// with groups of 16x16 runs in 2.0 ms, merged to 128x16 in 4.2-4.6 ms (both with PoCL's
+// specialized functions); merged to 16x128 it runs faster than 16x16, and heat2d faster
+// at 64x32 than at 64x4 (docs/launch.md). Smaller groups, and 1-D ones, merge along x:
+// trivial on 65536 work-items in groups of 256 costs 108 k instructions per launch
+// specialized, 97 k generic merged to 2048 (96 k specialized).
 constexpr std::uint64_t kMerge2dBelowItems = 256;
 
 // For a kernel whose results do not depend on its work-group size (group-free,
-// docs/launch.md): merges the work-groups along the first dimension, k at a time, k the
-// largest divisor of the group count there with local[0] * k <= max_x,
-// local[0] * k * local[1] * local[2] <= max_items and at least `min_groups` groups left
-// in all. The launch stays uniform. False (r unchanged) when no k > 1 fits, r has no
-// local size, or its groups are 2-D or 3-D with kMerge2dBelowItems work-items or more.
+// docs/launch.md): merges the work-groups along one dimension, k at a time, k the largest
+// divisor of the group count there such that the group stays within max_items
+// work-items and within max_x (or max_y) along that dimension, and at least
+// `min_groups` groups are left in all. The dimension is x, or y for 2-D and 3-D groups of
+// kMerge2dBelowItems work-items or more. The launch stays uniform. False (r unchanged)
+// when no k > 1 fits or r has no local size.
 //   LaunchRequest r = ...;   // global 1e6, local 64: 15625 groups
-//   mergeGroups(r, 2048, 4096, 16);   // local 1600: 625 groups
+//   mergeGroups(r, 2048, 4096, 4096, 16);   // local 1600: 625 groups
+//   LaunchRequest s = ...;   // global 512x512, local 64x4: 8x128 groups
+//   mergeGroups(s, 2048, 4096, 4096, 16);   // local 64x32: 8x16 groups
 bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
-                 std::uint64_t min_groups);
+                 std::uint64_t max_y, std::uint64_t min_groups);
 
 // Stack a work-group may use on a launch from a thread with `caller_room` bytes left:
 // the team's workers run groups of the same launch, so their (fixed) stacks bound it too.

@@ -104,6 +104,13 @@ TEST(MergedGroups, TwoDimensionalLaunchMergesTheFirstDimensionOnly) {
   EXPECT_EQ(v.planned_local_size[1], 4u);
 }
 
+TEST(MergedGroups, LargeTwoDimensionalGroupsMergeAlongY) {
+  // 16 x 16 groups of 16 x 16 (256 work-items): rows stay 16 wide, 8 groups merge along y.
+  const hk_variant_info v = LaunchAndCheck("blind", 256, 256, 16, 16);
+  EXPECT_EQ(v.planned_local_size[0], 16u);
+  EXPECT_EQ(v.planned_local_size[1], 128u);
+}
+
 TEST(MergedGroups, KernelThatSeesItsGroupKeepsTheLaunchsGroups) {
   const hk_variant_info v = LaunchAndCheck("sighted", 1 << 16, 1, 64, 1);
   EXPECT_FALSE(v.group_free);

@@ -85,60 +85,74 @@ hk::launch::LaunchRequest Request(std::uint32_t dim, std::array<std::size_t, 3> 
 
 TEST(MergeGroups, TakesTheLargestDivisorOfTheGroupCountThatFits) {
   auto r = Request(1, {1000000, 1, 1}, {64, 1, 1});  // 15625 = 5^6 groups
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 1600u);                     // k = 25
   r = Request(1, {1000000, 1, 1}, {64, 1, 1});
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 512, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 512, 4096, 1));
   EXPECT_EQ(r.local[0], 320u);                      // max_x: k = 5
   r = Request(1, {1000, 1, 1}, {8, 1, 1});
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 1000u);                     // all 125 groups in one
   r = Request(2, {256, 64, 1}, {16, 4, 1});         // 16 groups along x, 4 items per x
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 256u);
   EXPECT_EQ(r.local[1], 4u);
   r = Request(1, {65536, 1, 1}, {256, 1, 1});       // groups of 256 merge too
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 2048u);
 }
 
 TEST(MergeGroups, KeepsAtLeastMinGroups) {
   auto r = Request(1, {65536, 1, 1}, {256, 1, 1});  // 256 groups
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 16));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 16));
   EXPECT_EQ(r.local[0], 2048u);                     // 32 groups
   r = Request(1, {65536, 1, 1}, {256, 1, 1});
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 64));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 64));
   EXPECT_EQ(r.local[0], 1024u);                     // 64 groups
   r = Request(1, {65536, 1, 1}, {256, 1, 1});
-  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 256));
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 256));
   EXPECT_EQ(r.local[0], 256u);
   r = Request(1, {1000000, 1, 1}, {64, 1, 1});      // 15625 groups, at least 1000 left
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1000));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1000));
   EXPECT_EQ(r.local[0], 320u);                      // k = 5 (25 would leave 625)
   r = Request(2, {256, 64, 1}, {16, 4, 1});         // 16 x 16 groups
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 64));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 64));
   EXPECT_EQ(r.local[0], 64u);                       // 4 x 16 groups: y's count
 }
 
-TEST(MergeGroups, LeavesLarge2dGroupsAlone) {
-  auto r = Request(2, {1024, 1024, 1}, {16, 16, 1});  // 256 work-items: PoCL's own size
-  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+TEST(MergeGroups, MergesLarge2dGroupsAlongY) {
+  auto r = Request(2, {1024, 1024, 1}, {16, 16, 1});  // 256 work-items: rows kept
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 16u);
+  EXPECT_EQ(r.local[1], 128u);                        // 64 groups along y: k = 8
+  r = Request(2, {512, 512, 1}, {64, 4, 1});          // 8 x 128 groups, 16 kept
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 16));
+  EXPECT_EQ(r.local[0], 64u);
+  EXPECT_EQ(r.local[1], 32u);
+  r = Request(2, {1024, 1024, 1}, {16, 16, 1});       // max_y: k = 4
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 64, 1));
+  EXPECT_EQ(r.local[1], 64u);
+  r = Request(3, {64, 64, 64}, {8, 8, 4});            // 3-D, 256 work-items
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
+  EXPECT_EQ(r.local[0], 8u);
+  EXPECT_EQ(r.local[1], 64u);
+  EXPECT_EQ(r.local[2], 4u);
   r = Request(2, {1024, 1024, 1}, {16, 8, 1});        // 128: merged along x
-  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  ASSERT_TRUE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 256u);
+  EXPECT_EQ(r.local[1], 8u);
 }
 
 TEST(MergeGroups, LeavesFullGroupsPrimeCountsAndNoLocalSizeAlone) {
   auto r = Request(1, {1 << 20, 1, 1}, {2048, 1, 1});  // as large as merging makes them
-  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 2048u);
   r = Request(1, {64 * 37, 1, 1}, {64, 1, 1});  // 37 groups: no divisor up to 32
-  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
   EXPECT_EQ(r.local[0], 64u);
   const std::size_t global = 4096;
   r = hk::launch::LaunchRequest::from(1, nullptr, &global, nullptr);
-  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 1));
+  EXPECT_FALSE(hk::launch::mergeGroups(r, 2048, 4096, 4096, 1));
 }
 
 }  // namespace
