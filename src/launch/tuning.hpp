@@ -38,12 +38,11 @@ constexpr std::uint64_t kMergedGroupItems = 2048;
 constexpr std::uint64_t kMergedGroupsPerThread = 8;
 // 2-D and 3-D groups of this many work-items or more merge along y, not x: such a group
 // is often a tile chosen for the caches, and a wider row can break it. transpose_naive
-// with groups of 16x16 runs in 2.0 ms, merged to 128x16 in 4.2-4.6 ms (both with PoCL's
-// specialized functions), merged to 16x128 in 1.94 ms against 2.32 ms for 16x16; heat2d
-// runs as fast at 64x32 as at 64x4 (docs/launch.md). Smaller groups, and 1-D ones, merge
-// along x:
-// trivial on 65536 work-items in groups of 256 costs 108 k instructions per launch
-// specialized, 97 k generic merged to 2048 (96 k specialized).
+// with groups of 16x16 ran in 2.0 ms and merged to 128x16 in 4.2-4.6 ms (both with
+// PoCL's specialized functions); in another run, 2.32 ms at 16x16 and 1.94 ms merged to
+// 16x128, while heat2d ran as fast at 64x32 as at 64x4 (docs/launch.md). Smaller groups,
+// and 1-D ones, merge along x: trivial on 65536 work-items in groups of 256 costs 108 k
+// instructions per launch specialized, 97 k generic merged to 2048 (96 k specialized).
 constexpr std::uint64_t kMerge2dBelowItems = 256;
 
 // For a kernel whose results do not depend on its work-group size (group-free,
