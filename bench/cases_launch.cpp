@@ -230,23 +230,31 @@ const Register kGroupReduceLaunch{[] {
                     k);
 }()};
 
-// Enough work-items for the team (more than the inline limit, 8192 by default) and nearly
-// no work: what handing a launch to the team and waiting for it costs.
-const Register kTeamTrivial{[] {
-  constexpr std::size_t n = 65536;
+// Enough work-items for the team (more than the inline limit, 8192 by default): 65536
+// ints in groups of 256, for a kernel of trivial.cl (all take `global int *out`).
+constexpr std::size_t kTeamItems = 65536;
+
+KernelLaunch teamGridLaunch(const char *kernel) {
   KernelLaunch k;
   k.file = "trivial.cl";
-  k.kernel = "trivial";
-  k.args = {LaunchArg::generated<int>(n, constantFill<int>(-1, n))};
-  k.global = {n, 1, 1};
+  k.kernel = kernel;
+  k.args = {LaunchArg::generated<int>(kTeamItems, constantFill<int>(-1, kTeamItems))};
+  k.global = {kTeamItems, 1, 1};
   k.local = {256, 1, 1};
   k.outputArg = 0;
   k.outputType = ElemType::I32;
   k.nativeThreads = true;
+  return k;
+}
+
+// Nearly no work: what handing a launch to the team and waiting for it costs, with the
+// work of writing 65536 ids.
+const Register kTeamTrivial{[] {
+  KernelLaunch k = teamGridLaunch("trivial");
   k.native = [](NativeArgs &a) {
     int *out = a.buf<int>(0);
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < static_cast<long>(n); ++i) out[i] = static_cast<int>(i);
+    for (long i = 0; i < static_cast<long>(kTeamItems); ++i) out[i] = static_cast<int>(i);
   };
   return launchCase("launch/team-trivial", "latency",
                     "trivial(out) on 65536 work-items, local 256 (256 work-groups); one op = "
@@ -259,19 +267,10 @@ const Register kTeamTrivial{[] {
 // loop for trivial() stores 64-bit ids narrowed to int, 16 bytes at a time, and takes
 // 1.37x the native loop's time on one thread.)
 const Register kTeamEmpty{[] {
-  constexpr std::size_t n = 65536;
-  KernelLaunch k;
-  k.file = "trivial.cl";
-  k.kernel = "empty";
-  k.args = {LaunchArg::generated<int>(n, constantFill<int>(-1, n))};
-  k.global = {n, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::I32;
-  k.nativeThreads = true;
+  KernelLaunch k = teamGridLaunch("empty");
   k.native = [](NativeArgs &) {
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < static_cast<long>(n); ++i) {
+    for (long i = 0; i < static_cast<long>(kTeamItems); ++i) {
     }
   };
   return launchCase("launch/team-empty", "latency",
