@@ -7,9 +7,10 @@
 #   sudo HK_DEBIAN_ROOTS=/srv/roots scripts/debian-root.sh bookworm
 #
 # The root is $HK_DEBIAN_ROOTS/NAME (default: build-roots/NAME in this checkout). An
-# existing root is reused: only missing packages are installed. /proc, /sys and /dev are
-# bind-mounted for apt and for the command, and unmounted on every exit, error or not:
-# removing a root whose /dev is still mounted would delete the machine's device nodes.
+# existing root is reused: only missing packages are installed. /proc, /sys, /dev and
+# /dev/pts are bind-mounted for apt and for the command, and unmounted on every exit,
+# error or not: removing a root whose /dev is still mounted would delete the machine's
+# device nodes.
 # Needs root, debootstrap and network access to $HK_DEBIAN_MIRROR.
 set -euo pipefail
 
@@ -64,7 +65,9 @@ if [[ ! -x $root/usr/bin/apt-get ]]; then
   nice -n 19 debootstrap --variant=minbase "$name" "$root" "$mirror"
 fi
 
-for fs in proc sys dev; do
+# /dev/pts separately: a bind mount of /dev does not carry its sub-mounts, and apt's
+# package scripts want a pseudo-terminal.
+for fs in proc sys dev dev/pts; do
   mkdir -p "$root/$fs"
   if ! mountpoint -q "$root/$fs"; then
     mount --bind "/$fs" "$root/$fs"
