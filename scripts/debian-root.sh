@@ -59,7 +59,13 @@ unmount_all() {
 trap unmount_all EXIT
 trap 'exit 130' INT TERM
 
-if [[ ! -x $root/usr/bin/apt-get ]]; then
+# A root is complete once dpkg has configured apt in it; debootstrap unpacks apt long
+# before that, so a root left by an interrupted debootstrap is made again.
+complete() {
+  [[ -x $root/usr/bin/dpkg-query ]] &&
+    chroot "$root" dpkg-query -W -f='${Status}' apt 2>/dev/null | grep -q "install ok installed"
+}
+if ! complete; then
   mkdir -p "$roots"
   echo "debian-root: debootstrap $name into $root" >&2
   nice -n 19 debootstrap --variant=minbase "$name" "$root" "$mirror"
