@@ -15,7 +15,7 @@
 #include "base/next.hpp"
 #include "base/config.hpp"
 #include "launch/executor.hpp"
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 #include "launch/tuning.hpp"
 #include "team/team.hpp"
 #include "pocl/kernel_cache.hpp"
@@ -53,7 +53,7 @@ namespace {
 // as a function of its own, the compiler specialises it for its callers' one `ts`
 // (threadState()) and reads the thread_local again inside, a second TLS access per launch.
 [[gnu::always_inline]] inline cl_int execute(KernelEntry &k, launch::Plan &plan,
-                                             launch::ThreadState &ts) {
+                                             kernel::ThreadState &ts) {
   launch::Sampler &sampler = k.sampler;
   const bool timed = sampler.shouldTime(plan.total_groups);
   const std::uint64_t t0 = timed ? launch::nowNs() : 0;
@@ -370,7 +370,7 @@ hk_reason planWithinStack(const KernelEntry &k, const QueueEntry &q,
     return toQueue(HK_REASON_USER_EVENT);
   }
   if (q->stillBlocked()) return toQueue(HK_REASON_USER_EVENT);
-  launch::ThreadState &ts = launch::threadState();
+  kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
   {
     std::lock_guard lock(k->mutex);
@@ -463,7 +463,7 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
       k->id == hk::pocl::objectId(kernel) && q->id == hk::pocl::objectId(queue) &&
       q->device == k->device && q->idle() && global &&
       k->plans.lookup(dim, offset, global, local, plan)) {
-    hk::launch::ThreadState &ts = hk::launch::threadState();
+    hk::kernel::ThreadState &ts = hk::kernel::threadState();
     // The plan may come from a thread with a larger stack: its group must fit this one.
     if (ts.ready && plan.stack_kib <= (ts.stackRoom() >> 10)) {
       if (!event) return execute(*k, plan, ts);
