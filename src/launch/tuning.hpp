@@ -63,10 +63,4 @@ bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
 // the team's workers run groups of the same launch, so their (fixed) stacks bound it too.
 std::uint64_t stackRoomForLaunch(std::uint64_t caller_room);
 
-// The stack of PoCL's worker threads: PoCL 3.1's pthread driver creates them with default
-// attributes, so this is the process's default thread stack size (RLIMIT_STACK, usually
-// 8 MiB), less a reserve for PoCL's own frames. A launch sent to PoCL's queue whose
-// work-group needs more would crash PoCL: it gets CL_OUT_OF_RESOURCES instead.
-std::uint64_t poclWorkerStackRoom();
-
 }  // namespace hk::launch
