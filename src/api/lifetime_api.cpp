@@ -6,12 +6,10 @@
 
 #include "api/profiling_events.hpp"
 #include "api/registry.hpp"
-#include <cstring>
-
 #include "base/log.hpp"
 #include "base/next.hpp"
-#include "pocl/binary.hpp"
 #include "program/program_cache.hpp"
+#include "program/program_image.hpp"
 
 using namespace hk::api;
 using hk::next;
@@ -61,15 +59,9 @@ cl_program hkCreateProgramWithSource(cl_context c, cl_uint n, const char **src,
 cl_program hkCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id *devs,
                                      const size_t *lens, const unsigned char **bins,
                                      cl_int *status, cl_int *err) {
-  // PoCL 3.1 asserts (aborts the process) on a truncated or corrupt poclbinary: check
-  // each one with hostkernel's bounds-checked reader first.
   for (cl_uint i = 0; lens && bins && i < n; ++i) {
-    static constexpr char kMagic[8] = {'p', 'o', 'c', 'l', 'b', 'i', 'n', '\0'};
-    if (!bins[i] || lens[i] < sizeof kMagic || std::memcmp(bins[i], kMagic, 8) != 0)
-      continue;  // not a poclbinary (SPIR, LLVM IR, ...): PoCL checks it
-    hk::pocl::PoclBinary parsed;
     std::string why;
-    if (!hk::pocl::parsePoclBinary(bins[i], lens[i], parsed, why)) {
+    if (!hk::program::binaryAcceptable(bins[i], lens[i], why)) {
       hk::logf(hk::LogLevel::Warn, "binary %u refused: %s", i, why.c_str());
       if (status) status[i] = CL_INVALID_BINARY;
       if (err) *err = CL_INVALID_BINARY;

@@ -13,17 +13,13 @@
 
 #include <CL/cl.h>
 
-#include <ctime>
+#include "pocl/time_base.hpp"
 
 namespace hk::api {
 
-// PoCL 3.1's time base for profiling (pocl_gettimemono_ns): CLOCK_MONOTONIC_RAW in ns,
-// so that timestamps of direct launches and of PoCL's commands compare.
-inline cl_ulong profilingClock() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-  return static_cast<cl_ulong>(ts.tv_sec) * 1000000000ull + static_cast<cl_ulong>(ts.tv_nsec);
-}
+// The time base of event timestamps: PoCL's (pocl/time_base.hpp), so that timestamps
+// of direct launches and of PoCL's commands compare.
+inline cl_ulong profilingClock() { return pocl::timeBaseNs(); }
 
 // When a direct launch was asked for (QUEUED = SUBMIT) and when its work-group loop began
 // (START). END and COMPLETE are taken when the launch's event is made.

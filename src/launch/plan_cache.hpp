@@ -35,7 +35,8 @@ class PlanCache {
     if ((s1 & 1) != 0) return false;
     // An empty cache has head 0, which no request (dim >= 1) matches.
     const std::uint64_t head = word(kHead);
-    if (((head >> 1) & 7) != head_of(dim, local != nullptr)) return false;
+    // Bits 1-3 of the head compared in place: no shift on the launch path.
+    if ((head & 0xE) != head_of(dim, local != nullptr) << 1) return false;
     pocl::PoclContext &pc = plan.pc;
     // Unrolled: loops over atomics are not unrolled by the compiler, and this is the
     // launch path.

@@ -1,7 +1,5 @@
 #include "launch/tuning.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
 
 #include "team/team.hpp"
@@ -10,7 +8,7 @@ namespace hk::launch {
 namespace {
 
 constexpr int X = 0, Y = 1, Z = 2;
-constexpr std::uint64_t kWorkerReserve = 256 * 1024;  // frames above the work-group's
+constexpr std::uint64_t kWorkerReserve = 256 * 1024;  // team frames above the group's
 
 // Sets local[d] to the largest divisor t of global[d] with floor <= t < local[d], t a
 // multiple of `multiple`, and t * (other dimensions) <= max_items; if none is small
@@ -85,20 +83,6 @@ std::uint64_t stackRoomForLaunch(std::uint64_t caller_room) {
   const std::uint64_t worker = team::Team::instance().workerStackBytes();
   const std::uint64_t worker_room = worker > kWorkerReserve ? worker - kWorkerReserve : 0;
   return std::min(caller_room, worker_room);
-}
-
-std::uint64_t poclWorkerStackRoom() {
-  static const std::uint64_t room = [] {
-    std::size_t size = 0;
-    pthread_attr_t attr;
-    if (pthread_getattr_default_np(&attr) == 0) {
-      pthread_attr_getstacksize(&attr, &size);
-      pthread_attr_destroy(&attr);
-    }
-    if (size == 0) size = std::size_t{8} << 20;
-    return size > kWorkerReserve ? size - kWorkerReserve : 0;
-  }();
-  return room;
 }
 
 }  // namespace hk::launch

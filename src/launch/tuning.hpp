@@ -30,19 +30,18 @@ namespace hk::launch {
 void capLocalSize(const std::size_t global[3], std::size_t local[3], std::uint64_t max_items,
                   std::size_t vector_width);
 
-// Work-items per merged work-group (mergeGroups): past about a thousand, the calls saved
-// are a few percent (axpy on 1e6 floats from local 64: 160 us, 320: 95 us, 1600: 85 us).
+// Work-items per merged work-group (mergeGroups): a call of the work-group function costs
+// little next to a group of a thousand work-items, so larger groups save only a few
+// percent more while leaving fewer groups to spread over the team.
 constexpr std::uint64_t kMergedGroupItems = 2048;
 // A launch for the team keeps at least this many groups per team thread after merging,
 // so that the static split stays even and stealing has something to take.
 constexpr std::uint64_t kMergedGroupsPerThread = 8;
 // 2-D and 3-D groups of this many work-items or more merge along y, not x: such a group
-// is often a tile chosen for the caches, and a wider row can break it. transpose_naive
-// with groups of 16x16 ran in 2.0 ms and merged to 128x16 in 4.2-4.6 ms (both with
-// PoCL's specialized functions); in another run, 2.32 ms at 16x16 and 1.94 ms merged to
-// 16x128, while heat2d ran as fast at 64x32 as at 64x4 (docs/launch.md). Smaller groups,
-// and 1-D ones, merge along x: trivial on 65536 work-items in groups of 256 costs 108 k
-// instructions per launch specialized, 97 k generic merged to 2048 (96 k specialized).
+// is often a tile chosen for the caches (a transpose's 16x16), and a wider row breaks the
+// tile (transpose_naive merged along x ran twice as long), while rows that stay whole
+// keep it. Smaller groups, and 1-D ones, merge along x, where the work-group function's
+// loop is longest.
 constexpr std::uint64_t kMerge2dBelowItems = 256;
 
 // For a kernel whose results do not depend on its work-group size (group-free,
@@ -62,11 +61,5 @@ bool mergeGroups(LaunchRequest &r, std::uint64_t max_items, std::uint64_t max_x,
 // Stack a work-group may use on a launch from a thread with `caller_room` bytes left:
 // the team's workers run groups of the same launch, so their (fixed) stacks bound it too.
 std::uint64_t stackRoomForLaunch(std::uint64_t caller_room);
-
-// The stack of PoCL's worker threads: PoCL 3.1's pthread driver creates them with default
-// attributes, so this is the process's default thread stack size (RLIMIT_STACK, usually
-// 8 MiB), less a reserve for PoCL's own frames. A launch sent to PoCL's queue whose
-// work-group needs more would crash PoCL: it gets CL_OUT_OF_RESOURCES instead.
-std::uint64_t poclWorkerStackRoom();
 
 }  // namespace hk::launch

@@ -362,6 +362,10 @@ bool parseInto(const std::uint8_t *data, std::size_t size, PoclBinary &out,
 
 }  // namespace
 
+bool isPoclBinary(const std::uint8_t *data, std::size_t size) {
+  return data && size >= sizeof kMagic && std::memcmp(data, kMagic, sizeof kMagic) == 0;
+}
+
 bool parsePoclBinary(const std::uint8_t *data, std::size_t size, PoclBinary &out,
                      std::string &error) {
   out = PoclBinary{};

@@ -72,6 +72,10 @@ struct PoclBinary {
   const KernelRecord *findKernel(std::string_view name) const;
 };
 
+// True when the bytes start with the poclbinary magic "poclbin\0" (lib/CL/pocl_binary.c
+// at PoCL 3.1): the input is meant as a poclbinary, not SPIR or LLVM IR.
+bool isPoclBinary(const std::uint8_t *data, std::size_t size);
+
 // Parses `size` bytes at `data`. Returns false and sets `error` (a sentence naming what
 // is wrong and at which offset) on any malformed, truncated or unsupported input.
 bool parsePoclBinary(const std::uint8_t *data, std::size_t size, PoclBinary &out,

@@ -23,7 +23,8 @@
 namespace hk::pocl {
 
 // The directory PoCL 3.1 caches kernels in: $POCL_CACHE_DIR, else
-// $XDG_CACHE_HOME/pocl/kcache, else $HOME/.cache/pocl/kcache; empty when none is set.
+// $XDG_CACHE_HOME/pocl/kcache, else $HOME/.cache/pocl/kcache (lib/CL/pocl_cache.c,
+// pocl_cache_init_topdir); empty when none is set.
 std::string poclCacheTopDir();
 
 // What PoCL specializes a work-group function for.
@@ -34,7 +35,8 @@ struct SpecializedGeometry {
 };
 
 // Widest grid dimension (work-items) below which PoCL's CPU device compiles a
-// "-smallgrid" variant.
+// "-smallgrid" variant: grid_width_specialization_limit, USHRT_MAX for CPU devices
+// (lib/CL/devices/common.c).
 inline constexpr std::uint64_t kSmallGridLimit = 65535;
 
 // The variant PoCL compiles for a launch of geometry `pc` (its local size, offset and
@@ -45,7 +47,8 @@ SpecializedGeometry specializedGeometryOf(const PoclContext &pc);
 // local size, a zero offset if `g` assumes one, a small grid if `g` assumes one.
 bool acceptsLaunch(const SpecializedGeometry &g, const PoclContext &pc);
 
-// "<x>-<y>-<z>[-goffs0][-smallgrid]"
+// "<x>-<y>-<z>[-goffs0][-smallgrid]", as lib/CL/pocl_cache.c
+// (pocl_cache_kernel_cachedir_path) names the variant's directory.
 std::string specializedDirName(const SpecializedGeometry &g);
 
 // Where PoCL keeps the kernel's function specialized for `g` ("" when `top` is empty).

@@ -33,14 +33,18 @@ bool deviceValue(cl_device_id d, cl_device_info what, T &out) {
 }  // namespace
 
 bool isSupportedPoclVersion(const std::string &v) {
-  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ..." : the work-group ABI and the poclbinary v9
-  // format were checked against 3.1 only.
+  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ...", "OpenCL <major>.<minor> PoCL <version>" in
+  // lib/CL/clGetPlatformInfo.c: the work-group ABI and the poclbinary v9 format were
+  // checked against 3.1 only.
   auto at = v.find("PoCL 3.1");
   if (at == std::string::npos) return false;
   char after = at + 8 < v.size() ? v[at + 8] : ' ';
   return !(after >= '0' && after <= '9');  // not 3.10, 3.11, ...
 }
 
+// CL_DEVICE_NAME is "<driver>-<cpu model>" (lib/CL/devices/cpuinfo.c), the driver
+// "pthread" or "basic" in PoCL 3.1 (lib/CL/devices/pthread/pthread.c, basic/basic.c) and
+// "cpu" or "cpu-minimal" from PoCL 5.0 on.
 bool isSupportedDeviceName(const std::string &n) {
   return n.rfind("pthread", 0) == 0 || n.rfind("basic", 0) == 0 || n.rfind("cpu", 0) == 0;
 }
@@ -57,7 +61,7 @@ DeviceProbe probeDevice(cl_device_id device) {
   p.name = deviceString(device, CL_DEVICE_NAME);
   std::string vendor = platformString(platform, CL_PLATFORM_NAME);
   std::string version = platformString(platform, CL_PLATFORM_VERSION);
-  if (vendor != "Portable Computing Language") {
+  if (vendor != kPlatformName) {
     p.reason = "platform '" + vendor + "' is not PoCL";
   } else if (!isSupportedPoclVersion(version)) {
     p.reason = "unsupported PoCL version '" + version + "' (hostkernel supports PoCL 3.1)";

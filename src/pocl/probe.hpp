@@ -25,6 +25,10 @@ struct DeviceProbe {
 
 DeviceProbe probeDevice(cl_device_id device);
 
+// PoCL's CL_PLATFORM_NAME (lib/CL/clGetPlatformInfo.c at PoCL 3.1): how a PoCL platform
+// is told from others.
+inline constexpr char kPlatformName[] = "Portable Computing Language";
+
 // The platform/driver strings that identify a supported PoCL; exposed for tests.
 bool isSupportedPoclVersion(const std::string &platform_version);
 bool isSupportedDeviceName(const std::string &device_name);

@@ -19,9 +19,8 @@
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "pocl/environment.hpp"
 #include "pocl/object_id.hpp"
-
-extern char **environ;
 
 namespace hk::program {
 namespace detail {
@@ -87,24 +86,6 @@ std::string cpuFeatures() {
   if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
     s += "." + hex64((std::uint64_t{b} << 32) | c) + "." + hex64(d);
 #endif
-  return s;
-}
-
-// POCL_* variables can change what PoCL compiles (POCL_WORK_GROUP_METHOD,
-// POCL_EXTRA_BUILD_FLAGS, ...); the ones that only move files or change logging do not.
-std::string poclEnvironment() {
-  static const char *const kIgnored[] = {"POCL_CACHE_DIR=", "POCL_DEBUG=",
-                                         "POCL_MAX_PTHREAD_COUNT=", "POCL_AFFINITY="};
-  std::vector<std::string> vars;
-  for (char **e = environ; e && *e; ++e) {
-    if (std::strncmp(*e, "POCL_", 5) != 0) continue;
-    bool ignored = false;
-    for (const char *p : kIgnored) ignored |= std::strncmp(*e, p, std::strlen(p)) == 0;
-    if (!ignored) vars.emplace_back(*e);
-  }
-  std::sort(vars.begin(), vars.end());
-  std::string s;
-  for (auto &v : vars) s += v + ";";
   return s;
 }
 
@@ -244,7 +225,7 @@ bool makeCacheKey(cl_program program, cl_device_id device, CacheKey &key, std::s
     return false;
   }
   static const std::string cpu = cpuFeatures();
-  static const std::string env = poclEnvironment();
+  static const std::string env = pocl::compilerEnvironment();
   std::string &m = key.material;
   m.clear();
   m += "hostkernel program cache " + std::to_string(kFormatVersion) + "\n";

@@ -84,6 +84,12 @@ std::span<const std::uint8_t> programBitcode(const pocl::PoclBinary &bin) {
 
 }  // namespace
 
+bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string &why) {
+  if (!pocl::isPoclBinary(bytes, size)) return true;
+  pocl::PoclBinary parsed;
+  return pocl::parsePoclBinary(bytes, size, parsed, why);
+}
+
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
                                                    std::string &error) {
   auto img = std::shared_ptr<ProgramImage>(new ProgramImage());

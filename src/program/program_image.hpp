@@ -33,6 +33,12 @@ struct KernelImage {
   bool group_free = false;  // StackEstimate::group_free: any uniform local size will do
 };
 
+// Whether a binary given to clCreateProgramWithBinary may go to PoCL: PoCL 3.1 asserts
+// (aborts the process) on a truncated or corrupt poclbinary, so one must pass
+// hostkernel's bounds-checked reader first; other binaries (SPIR, LLVM IR) PoCL checks
+// itself. False with `why` set when the binary must be refused.
+bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string &why);
+
 class ProgramImage {
  public:
   static std::shared_ptr<ProgramImage> create(cl_program program, cl_device_id device,

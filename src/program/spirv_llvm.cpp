@@ -1,6 +1,7 @@
 // LLVMSPIRVLib 15: SPIR-V → LLVM module → the fixes PoCL 3.1 needs → SPIR bitcode.
-// The only translation unit that includes LLVM headers; it is compiled with LLVM's flags
-// (src/CMakeLists.txt: its definitions, and -fno-rtti where libLLVM has no RTTI).
+// One of the two translation units that include LLVM headers (program/stack_llvm.cpp is
+// the other); both are compiled with LLVM's flags (src/CMakeLists.txt: its definitions,
+// and -fno-rtti where libLLVM has no RTTI).
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/CallingConv.h>

@@ -19,8 +19,10 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <map>
+#include <string_view>
 #include <vector>
 
+#include "pocl/compiler_names.hpp"
 #include "program/stack_estimate.hpp"
 
 namespace hk::program {
@@ -62,13 +64,14 @@ bool isGroupFreeBuiltin(llvm::StringRef name) {
 bool isGroupBuiltin(llvm::StringRef name) {
   for (const char *part : {"get_local", "get_group", "get_num_groups", "get_enqueued",
                            "barrier", "work_group", "sub_group", "async_", "wait_group",
-                           "mem_fence", "printf", "_local_", "_group_"})
+                           "mem_fence", "printf"})
     if (name.contains(part)) return true;
-  return false;
+  return pocl::isWorkGroupStateName(std::string_view(name.data(), name.size()));
 }
 
 // A global the kernel may write or that PoCL sets per group: `local` variables of kernel
-// scope, PoCL's _local_id_x and friends. Constant tables (libm's) are fine.
+// scope, PoCL's work-group variables (pocl/compiler_names.hpp). Constant tables (libm's)
+// are fine.
 bool refersToMutableGlobal(const llvm::Value *v, unsigned depth = 0) {
   if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(v)) return !g->isConstant();
   if (const auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v); ce && depth < 8)

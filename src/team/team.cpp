@@ -17,7 +17,7 @@
 #include <string>
 
 #include "base/log.hpp"
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 
 namespace hk::team {
 
@@ -175,7 +175,7 @@ Team &Team::instance() {
   return *team;
 }
 
-bool Team::onTeamThread() { return launch::threadState().team_id != 0; }
+bool Team::onTeamThread() { return kernel::threadState().team_id != 0; }
 
 Team::Team(const TeamOptions &options) : options_(options) {
   if (options_.threads == 0) options_.threads = 1;
@@ -601,7 +601,7 @@ bool Team::run(const Job &job) {
 
 void *Team::workerMain(void *arg) {
   Slot *slot = static_cast<Slot *>(arg);
-  launch::threadState().team_id = slot->index;
+  kernel::threadState().team_id = slot->index;
   char name[16];
   std::snprintf(name, sizeof name, "hk-team-%u", slot->index);
   pthread_setname_np(pthread_self(), name);

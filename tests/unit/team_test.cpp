@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 
 namespace {
 
@@ -250,7 +250,7 @@ void nestedRun(Counting &c, std::uint64_t, std::uint64_t, unsigned t) {
   else g_nested_false++;
   // The team thread flag and team_id the launch code relies on.
   if (Team::onTeamThread() != (t != 0)) g_wrong_team_flag++;
-  if (hk::launch::threadState().team_id != t) g_wrong_id++;
+  if (hk::kernel::threadState().team_id != t) g_wrong_id++;
 }
 
 TEST_F(TeamTest, NestedRunReturnsFalse) {

@@ -1,4 +1,4 @@
-// Where a thread's stack ends (src/launch/thread_state.hpp): the main thread's end read
+// Where a thread's stack ends (src/kernel/thread_state.hpp): the main thread's end read
 // from AT_EXECFN and RLIMIT_STACK is the one glibc finds in /proc/self/maps, and that rule
 // never claims another thread's stack; ThreadState::setUp keeps its reserve above it.
 #include <sys/resource.h>
@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <thread>
 
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 
 namespace {
 
-using hk::launch::mainThreadStackEnd;
-using hk::launch::pthreadStackEnd;
+using hk::kernel::mainThreadStackEnd;
+using hk::kernel::pthreadStackEnd;
 
 std::uintptr_t here() { return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)); }
 
@@ -43,7 +43,7 @@ TEST(ThreadStackEnd, MainThreadRuleRefusesOtherThreads) {
 
 TEST(ThreadStackEnd, SetUpLeavesRoomOnBothKindsOfThread) {
   auto room = [] {
-    hk::launch::ThreadState &ts = hk::launch::threadState();
+    hk::kernel::ThreadState &ts = hk::kernel::threadState();
     if (!ts.ready) ts.setUp(4096);
     return ts.stackRoom();
   };

@@ -1,4 +1,4 @@
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 
 #include <pthread.h>
 #include <sys/auxv.h>
@@ -12,7 +12,7 @@
 
 #include "pocl/abi.hpp"
 
-namespace hk::launch {
+namespace hk::kernel {
 namespace {
 
 pthread_key_t g_exit_key;
@@ -133,4 +133,4 @@ void ThreadState::flushPrintf() {
   printf_position = 0;
 }
 
-}  // namespace hk::launch
+}  // namespace hk::kernel

@@ -1,0 +1,139 @@
+#include "kernel/kernel.hpp"
+
+#include <algorithm>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
+#include "pocl/worker_stack.hpp"
+
+namespace hk::kernel {
+namespace {
+
+// Team work after which a kernel looks for its specialized function in PoCL's kernel
+// cache. A look costs a fraction of a millisecond (a miss, or read + memfd + dlopen): a
+// kernel that has run this long on the team has spent ten times that, and one launched a
+// few times never looks.
+constexpr std::uint64_t kLookInCacheNs = 2'000'000;
+
+}  // namespace
+
+hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load) {
+  if (prep_ == Prep::Ready && device_ == device) return HK_REASON_NONE;
+  if (prep_ == Prep::Failed && device_ == device) return HK_REASON_PREPARE_FAILED;
+  if (device_ != device) {  // the unchecked variant is per device too
+    unchecked = nullptr;
+    unchecked_program_.reset();
+    unchecked_state_ = Unchecked::NotYet;
+  }
+  device_ = device;
+  std::string error;
+  program_image_ = load(error);
+  image = program_image_ ? program_image_->kernel(name, error) : nullptr;
+  if (!image) {
+    prep_ = Prep::Failed;
+    logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
+    return HK_REASON_PREPARE_FAILED;
+  }
+  prep_ = Prep::Ready;
+  args.markDirty();
+  return HK_REASON_NONE;
+}
+
+void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
+  const bool due = hidden_ndrange && unchecked_state_ == Unchecked::NotYet &&
+                   launched_before_ && device_ == device;
+  launched_before_ = true;
+  if (!due) return;
+  // Kept only if its work-group function takes what the checked one takes.
+  unchecked_state_ = Unchecked::Failed;
+  std::string error;
+  auto img = native->unchecked(context, device, error);
+  const program::KernelImage *u = img ? img->kernel(name, error) : nullptr;
+  if (!u) return;
+  const pocl::KernelRecord &a = *image->meta, &b = *u->meta;
+  if (a.num_args != b.num_args || a.num_locals != b.num_locals ||
+      a.local_sizes != b.local_sizes || a.reqd_wg_size != b.reqd_wg_size ||
+      image->flush_denorms != u->flush_denorms) {
+    logf(LogLevel::Warn, "kernel '%s': the unchecked variant differs in its arguments or "
+         "locals; the checked one runs every work-group", name.c_str());
+    return;
+  }
+  unchecked_program_ = std::move(img);
+  unchecked = u;
+  unchecked_state_ = Unchecked::Ready;
+}
+
+bool Kernel::addTeamWork(std::uint64_t ns) {
+  if (special_state_.load(std::memory_order_relaxed) != Special::Idle || hidden_ndrange)
+    return false;
+  const std::uint64_t total = team_ns_.load(std::memory_order_relaxed) + ns;
+  team_ns_.store(total, std::memory_order_relaxed);
+  const std::uint64_t check = special_check_ns_.load(std::memory_order_relaxed);
+  return check && total >= check;
+}
+
+// Team launches of the kernel's special geometry call `img` from now on. Under `mutex`.
+void Kernel::takeSpecialized(const program::KernelImage *img, const char *how) {
+  special.store(img, std::memory_order_release);
+  special_state_.store(Special::Ready, std::memory_order_relaxed);
+  logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s%s", name.c_str(),
+       pocl::specializedDirName(special_geometry).c_str(), how);
+}
+
+bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_kib,
+                               const pocl::PoclContext &pc) {
+  const std::uint64_t limit = config().specialize_ms * 1000000;
+  std::uint64_t check = special_check_ns_.load(std::memory_order_relaxed);
+  if (!check) {
+    check = std::min(limit, kLookInCacheNs);
+    special_check_ns_.store(check, std::memory_order_relaxed);
+  }
+  const std::uint64_t total = team_ns_.load(std::memory_order_relaxed);
+  if (!limit || hidden_ndrange ||
+      special_state_.load(std::memory_order_relaxed) != Special::Idle || total < check)
+    return false;
+  // The next look, unless this one settles it: at twice the work (another process, or
+  // PoCL's queue, may compile the function meanwhile; the misses add up to a few percent
+  // of the work), and at the limit, where it is compiled. Every return below moves it on,
+  // so that team launches do not all take the slow path.
+  const bool compile_due = total >= limit;
+  special_check_ns_.store(compile_due ? 2 * total : std::min(2 * total, limit),
+                          std::memory_order_relaxed);
+  if (total_groups < 2) return false;  // not a team launch: look at a later one
+  // The launch through PoCL's queue runs on PoCL's workers: its group must fit their
+  // stacks (the plan may be for the team's larger ones).
+  if ((std::uint64_t{stack_kib} << 10) > pocl::workerStackRoom()) {
+    special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+    logf(LogLevel::Info,
+         "kernel '%s': keeps the generic work-group function (a group needs ~%u KiB of "
+         "stack, more than PoCL's workers have)",
+         name.c_str(), stack_kib);
+    return false;
+  }
+  special_geometry = pocl::specializedGeometryOf(pc);  // `special` is still null
+  std::string why;
+  if (const program::KernelImage *img =
+          program_image_->specializedKernel(name, special_geometry, why)) {
+    takeSpecialized(img, " (already compiled)");
+    return false;
+  }
+  if (!compile_due) return false;
+  special_state_.store(Special::Compiling, std::memory_order_relaxed);
+  return true;
+}
+
+void Kernel::finishSpecializing(bool ran) {
+  std::lock_guard lock(mutex);
+  std::string why = "the launch through PoCL's queue failed";
+  const program::KernelImage *img =
+      ran ? program_image_->specializedKernel(name, special_geometry, why) : nullptr;
+  if (img) {
+    takeSpecialized(img, "");
+  } else {
+    special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+    logf(LogLevel::Info, "kernel '%s': keeps the generic work-group function (%s)",
+         name.c_str(), why.c_str());
+  }
+}
+
+}  // namespace hk::kernel

@@ -1,0 +1,120 @@
+// A kernel on its device: its arguments and its lifecycle, whose transitions are all in
+// kernel.cpp and all run under `mutex` on the slow path:
+//
+//   preparation   NotYet -> Ready | Failed     its generic work-group function (prepare)
+//   unchecked     NotYet -> Ready | Failed     native kernels, on their second launch
+//                                              (buildVariantIfDue, docs/native-kernels.md)
+//   specialized   Idle -> Ready | Unavailable, or Idle -> Compiling -> Ready | Unavailable
+//                                              hot kernels (startSpecializing,
+//                                              finishSpecializing, docs/specialized.md)
+//
+// The launch path reads `image`, `unchecked`, specialFor() and the argument array without
+// a lock: they change only in these transitions.
+//
+//   std::lock_guard lock(k.mutex);
+//   if (hk_reason why = k.prepare(device, loadImage); why != HK_REASON_NONE) return why;
+//   k.buildVariantIfDue(context, device);
+//   if (k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc)) ...;  // via PoCL
+#pragma once
+
+#include <CL/cl.h>
+#include <hostkernel/hostkernel.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kernel/kernel_args.hpp"
+#include "pocl/kernel_cache.hpp"
+#include "program/native_program.hpp"
+#include "program/program_image.hpp"
+
+namespace hk::kernel {
+
+// The program's image on the device being prepared for (the registry's, shared by the
+// program's kernels); null with `error` set when there is none.
+using ImageLoader = std::function<std::shared_ptr<program::ProgramImage>(std::string &error)>;
+
+class Kernel {
+ public:
+  std::string name;
+  std::mutex mutex;  // serialises the transitions, binding and planning
+  KernelArgs args;
+
+  // Native kernels (HK_KERNEL in a native program): argument 0 is the hidden true
+  // ndrange, which every launch fills in, and full work-groups run the unchecked variant
+  // once it is built.
+  std::shared_ptr<program::NativeProgram> native;  // null for other kernels
+  bool hidden_ndrange = false;
+
+  // Set by the transitions only.
+  const program::KernelImage *image = nullptr;      // with preparation Ready
+  const program::KernelImage *unchecked = nullptr;  // with unchecked Ready
+  std::atomic<const program::KernelImage *> special{nullptr};  // with specialized Ready
+  pocl::SpecializedGeometry special_geometry;  // written before `special`
+
+  // Counted by launching threads (relaxed load + store, as launch counts are).
+  std::atomic<std::uint64_t> checked_groups{0};  // direct launches' work-groups by variant
+  std::atomic<std::uint64_t> unchecked_groups{0};
+  std::atomic<std::uint64_t> special_launches{0};
+
+  // Prepares the kernel for `device`: its work-group function and metadata, once per
+  // device (a new device forgets the unchecked variant too). HK_REASON_PREPARE_FAILED,
+  // logged once, when the program's binary gives no usable function.
+  hk_reason prepare(cl_device_id device, const ImageLoader &load);
+
+  // A native kernel's first launch runs checked throughout; its second (on the same
+  // device) builds the unchecked variant, so a kernel launched once is compiled once.
+  // Call once per planned launch, after prepare.
+  void buildVariantIfDue(cl_context context, cl_device_id device);
+  // False while a native kernel's unchecked variant is still to be settled: its launches
+  // must keep coming to the slow path.
+  bool variantsSettled() const {
+    return !hidden_ndrange || unchecked_state_ != Unchecked::NotYet;
+  }
+
+  // PoCL's function specialized for this launch's geometry, once the kernel has one.
+  [[gnu::always_inline]] const program::KernelImage *specialFor(
+      const pocl::PoclContext &pc) const {
+    const program::KernelImage *s = special.load(std::memory_order_acquire);
+    return s && pocl::acceptsLaunch(special_geometry, pc) ? s : nullptr;
+  }
+  // Adds a team launch's work-group time to the kernel's total. True when the total has
+  // reached the next specialization check: the next launch should take the slow path.
+  bool addTeamWork(std::uint64_t ns);
+  // A hot kernel: takes PoCL's specialized function for the launch's geometry from PoCL's
+  // kernel cache if it is there already (looked for after some team work, then each time
+  // the work doubles); past HOSTKERNEL_SPECIALIZE_MS, marks the kernel Compiling and
+  // returns true: this launch should go through PoCL's queue, which compiles it, and then
+  // finishSpecializing.
+  bool startSpecializing(std::uint64_t total_groups, std::uint32_t stack_kib,
+                         const pocl::PoclContext &pc);
+  // After the launch startSpecializing chose: loads the function PoCL compiled (if `ran`)
+  // for the team launches that follow. Takes `mutex`.
+  void finishSpecializing(bool ran);
+
+ private:
+  void takeSpecialized(const program::KernelImage *img, const char *how);
+
+  enum class Prep : std::uint8_t { NotYet, Ready, Failed };
+  enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
+  enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
+
+  Prep prep_ = Prep::NotYet;
+  cl_device_id device_ = nullptr;  // prepared for
+  std::shared_ptr<program::ProgramImage> program_image_;
+  bool launched_before_ = false;  // a launch was planned: the next one builds the variant
+  Unchecked unchecked_state_ = Unchecked::NotYet;
+  std::shared_ptr<program::ProgramImage> unchecked_program_;
+  // Team launches add their work-group time to `team_ns_` (written by launching threads).
+  // Past `special_check_ns_` the next launch takes the slow path and looks in PoCL's
+  // kernel cache; past config().specialize_ms it goes through PoCL's queue once.
+  std::atomic<Special> special_state_{Special::Idle};
+  std::atomic<std::uint64_t> team_ns_{0};
+  std::atomic<std::uint64_t> special_check_ns_{0};  // 0: not set yet (config not read)
+};
+
+}  // namespace hk::kernel

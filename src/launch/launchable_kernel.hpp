@@ -1,0 +1,51 @@
+// A kernel as the launch layer keeps it: the kernel (its arguments and lifecycle,
+// kernel/kernel.hpp) plus what decides and counts its launches: the plan cache, the
+// timing sampler and the launch counts. api::KernelEntry adds the OpenCL handles.
+//
+//   Plan p;
+//   if (k.fast.load(std::memory_order_acquire) && k.plans.lookup(dim, off, glob, loc, p))
+//     execute(k, p, threadState());     // launch/launcher.hpp
+#pragma once
+
+#include <hostkernel/hostkernel.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel/kernel.hpp"
+#include "launch/geometry.hpp"
+#include "launch/plan_cache.hpp"
+#include "launch/sampler.hpp"
+
+namespace hk::launch {
+
+// Counters that only their kernel's launching thread writes (relaxed load + store: no
+// locked instruction on the launch path); readers may see slightly old values.
+struct LaunchCounts {
+  std::atomic<std::uint64_t> by_path[3] = {};
+  std::atomic<std::uint64_t> by_reason[HK_REASON_COUNT] = {};
+  void add(hk_path path, hk_reason reason) {
+    auto &p = by_path[path];
+    p.store(p.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (path == HK_PATH_QUEUE) {
+      auto &r = by_reason[reason];
+      r.store(r.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+  }
+};
+
+class LaunchableKernel : public kernel::Kernel {
+ public:
+  // The launch path's cache: valid while `fast` is set.
+  std::atomic<bool> fast{false};
+  PlanCache plans;
+  LaunchRequest request;  // the last planned request (slow path, under mutex)
+  std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)
+  Sampler sampler;
+  std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
+  std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
+  LaunchCounts counts;
+};
+
+}  // namespace hk::launch

@@ -1,0 +1,134 @@
+#include "launch/launcher.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
+#include "launch/tuning.hpp"
+#include "pocl/worker_stack.hpp"
+#include "team/team.hpp"
+
+namespace hk::launch {
+namespace {
+
+Verdict toQueue(hk_reason why) { return Verdict{Verdict::Path::Queue, why}; }
+
+// Plans the launch so that one work-group fits `room` bytes of stack (docs/stack.md):
+// without a local size, PoCL's choice capped at the largest power of two of work-items
+// that fits. HK_REASON_STACK when the group does not fit (an explicit local size, or not
+// even one work-item); other reasons as planLaunch gives them.
+hk_reason planWithinStack(const kernel::Kernel &k, const DeviceLimits &limits,
+                          const LaunchRequest &r, std::uint64_t room, Plan &plan) {
+  const program::StackModel &stack = k.image->stack;
+  const std::uint64_t cap = std::max<std::uint64_t>(stack.largestPow2Fitting(room), 1);
+  const auto &reqd = k.image->meta->reqd_wg_size;
+  if (hk_reason why = planLaunch(r, limits, reqd, plan, config().inline_max_items, cap,
+                                 k.hidden_ndrange);
+      why != HK_REASON_NONE)
+    return why;
+  // A group-free kernel (docs/launch.md, "Merged work-groups") gives the same results with
+  // fewer, larger groups: fewer calls of the work-group function. Only a valid request is
+  // merged, so PoCL's errors stay PoCL's. A launch for the team keeps enough groups to
+  // spread; a smaller one at least one per team thread, in case its kernel turns out slow
+  // enough for the team.
+  const std::uint64_t threads = team::Team::instance().size();
+  LaunchRequest merged = r;
+  if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
+      mergeGroups(merged,
+                  std::min({kMergedGroupItems, std::uint64_t{limits.max_group_size}, cap}),
+                  limits.max_item_sizes[0], limits.max_item_sizes[1],
+                  plan.team_sized ? threads * kMergedGroupsPerThread : threads)) {
+    Plan p;
+    if (planLaunch(merged, limits, reqd, p, config().inline_max_items, cap, false) ==
+        HK_REASON_NONE)
+      plan = p;
+  }
+  const std::uint64_t need =
+      stack.bytesFor(plan.pc.local_size[0] * plan.pc.local_size[1] * plan.pc.local_size[2]);
+  plan.stack_kib =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>((need + 1023) >> 10, UINT32_MAX));
+  return need <= room ? HK_REASON_NONE : HK_REASON_STACK;
+}
+
+// A group too large for this thread's stack runs on one of PoCL's workers: it must fit
+// there (PoCL has no stack check either and would crash). Without a local size, PoCL is
+// given the largest one that fits its workers instead of choosing its own.
+Verdict toPoclWorkers(const kernel::Kernel &k, const DeviceLimits &limits,
+                      const LaunchRequest &r) {
+  Plan pocl_plan;
+  if (planWithinStack(k, limits, r, pocl::workerStackRoom(), pocl_plan) != HK_REASON_NONE) {
+    logf(LogLevel::Warn,
+         "kernel '%s': a work-group of %llu work-items needs ~%u KiB of stack, more than "
+         "any thread here has: CL_OUT_OF_RESOURCES",
+         k.name.c_str(),
+         (unsigned long long)(pocl_plan.pc.local_size[0] * pocl_plan.pc.local_size[1] *
+                              pocl_plan.pc.local_size[2]),
+         pocl_plan.stack_kib);
+    return Verdict{Verdict::Path::OutOfResources, HK_REASON_STACK};
+  }
+  Verdict v = toQueue(HK_REASON_STACK);
+  v.fitted_local = true;
+  for (int d = 0; d < 3; ++d) v.local[d] = pocl_plan.pc.local_size[d];
+  return v;
+}
+
+}  // namespace
+
+Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &r,
+               std::uint64_t caller_stack_room, Plan &plan) {
+  k.fast.store(false, std::memory_order_relaxed);
+  if (hk_reason why = k.prepare(t.device, t.image); why != HK_REASON_NONE) return toQueue(why);
+  if (k.args.dirty()) {
+    std::string detail;
+    if (hk_reason why = k.args.bind(*k.image, t.buffers, detail); why != HK_REASON_NONE) {
+      k.args.markDirty();
+      logf(LogLevel::Info, "kernel '%s' uses PoCL's queue: %s", k.name.c_str(),
+           detail.c_str());
+      return toQueue(why);
+    }
+  }
+  k.buildVariantIfDue(t.context, t.device);
+  if (k.printf_capacity != t.printf_capacity) k.printf_capacity = t.printf_capacity;
+  hk_reason why = planWithinStack(k, *t.limits, r, stackRoomForLaunch(caller_stack_room), plan);
+  if (why == HK_REASON_STACK && !k.hidden_ndrange) return toPoclWorkers(k, *t.limits, r);
+  if (why != HK_REASON_NONE) return toQueue(why);  // native kernels: groups <= 64
+  if (!r.sameAs(k.request.dim, k.request.offset, k.request.global,
+                k.request.has_local ? k.request.local : nullptr))
+    k.grid_changed.store(true, std::memory_order_relaxed);
+  k.request = r;
+  for (int d = 0; d < 3; ++d) k.planned_local[d] = plan.pc.local_size[d];
+  k.plans.store(r, plan);
+  const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
+  // Until its unchecked variant is settled, a native kernel's launches come here.
+  if (k.variantsSettled()) k.fast.store(true, std::memory_order_release);
+  return Verdict{specialize ? Verdict::Path::Specialize : Verdict::Path::Direct};
+}
+
+bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
+                        const std::array<std::uint64_t, 3> &reqd, cl_uint dim,
+                        const std::size_t *offset, const std::size_t *global,
+                        const std::size_t *local, Plan &plan) {
+  // Without a local size, the largest group that fits PoCL's worker stacks.
+  const std::uint64_t pocl_cap =
+      k.image ? k.image->stack.largestPow2Fitting(pocl::workerStackRoom()) : UINT64_MAX;
+  return dim >= 1 && dim <= 3 && global &&
+         planLaunch(LaunchRequest::from(dim, offset, global, local), limits, reqd, plan,
+                    config().inline_max_items, pocl_cap ? pocl_cap : 1, true) ==
+             HK_REASON_NONE;
+}
+
+void countVariants(LaunchableKernel &k, const Plan &plan) {
+  const std::uint64_t unchecked = k.unchecked ? fullTotal(plan) : 0;
+  k.unchecked_groups.store(k.unchecked_groups.load(std::memory_order_relaxed) + unchecked,
+                           std::memory_order_relaxed);
+  k.checked_groups.store(
+      k.checked_groups.load(std::memory_order_relaxed) + plan.total_groups - unchecked,
+      std::memory_order_relaxed);
+}
+
+void noteTeamWork(LaunchableKernel &k, std::uint64_t ns) {
+  if (k.addTeamWork(ns)) k.fast.store(false, std::memory_order_relaxed);
+}
+
+}  // namespace hk::launch

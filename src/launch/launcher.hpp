@@ -1,0 +1,129 @@
+// Where a launch runs: inline on the calling thread, on the thread team, or on PoCL's
+// queue. This file decides; api/launch_api.cpp looks up the kernel and queue, checks the
+// queue's order, and carries the verdict out.
+//
+// A launch whose kernel has a plan for exactly this request runs execute() at once (the
+// fast path). Any other goes through decide() first, under the kernel's mutex: it
+// prepares the kernel, binds its arguments, plans the launch to fit the stack, stores the
+// plan, and gives a Verdict:
+//   Direct         execute(): inline, or on the team when the launch is large or the
+//                  kernel's launches have been slow;
+//   Queue          PoCL's queue, for `reason` (for HK_REASON_STACK with the local size
+//                  that fits PoCL's workers when the request gives none);
+//   Specialize     PoCL's queue once, which compiles the specialized work-group function,
+//                  then Kernel::finishSpecializing;
+//   OutOfResources no thread here has the stack for one work-group.
+//
+//   std::unique_lock lock(k.mutex);
+//   Verdict v = decide(k, target, request, ts.stackRoom(), plan);
+//   lock.unlock();
+//   if (v.path == Verdict::Path::Direct) err = execute(k, plan, ts);
+#pragma once
+
+#include <CL/cl.h>
+#include <hostkernel/hostkernel.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel/kernel_args.hpp"
+#include "kernel/thread_state.hpp"
+#include "launch/executor.hpp"
+#include "launch/geometry.hpp"
+#include "launch/launchable_kernel.hpp"
+#include "launch/sampler.hpp"
+
+namespace hk::launch {
+
+// What decide() needs to know about the queue's device and the OpenCL objects.
+struct LaunchTarget {
+  cl_device_id device;
+  cl_context context;
+  const DeviceLimits *limits;
+  std::size_t printf_capacity;     // the device's printf buffer size
+  kernel::ImageLoader image;       // the kernel's program on `device`
+  kernel::BufferResolver buffers;  // a cl_mem's device pointer
+};
+
+struct Verdict {
+  enum class Path : std::uint8_t { Direct, Queue, Specialize, OutOfResources };
+  Path path = Path::Direct;
+  hk_reason reason = HK_REASON_NONE;
+  // Path::Queue with HK_REASON_STACK: the local size whose group fits PoCL's workers.
+  bool fitted_local = false;
+  std::size_t local[3] = {1, 1, 1};
+};
+
+// Decides where a launch of `r` from a thread with `caller_stack_room` bytes of stack
+// runs, and plans it into `plan` (the launch's own: another thread may re-plan the kernel
+// meanwhile). Under k.mutex.
+Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &r,
+               std::uint64_t caller_stack_room, Plan &plan);
+
+// A native kernel on PoCL's queue: the plan of the request rounded up to whole
+// work-groups, without a local size the largest group that fits PoCL's workers. `reqd`
+// is the kernel's required work-group size (zeros: none). False when the request cannot
+// be planned (PoCL is then given it as it is, for its error).
+bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
+                        const std::array<std::uint64_t, 3> &reqd, cl_uint dim,
+                        const std::size_t *offset, const std::size_t *global,
+                        const std::size_t *local, Plan &plan);
+
+// Work-groups by variant (hkGetKernelVariantInfo); like LaunchCounts, no locked
+// instruction.
+[[gnu::noinline]] void countVariants(LaunchableKernel &k, const Plan &plan);
+// Adds a team launch's work-group time to the kernel's total; past the kernel's next
+// specialization check the next launch takes the slow path.
+[[gnu::noinline]] void noteTeamWork(LaunchableKernel &k, std::uint64_t ns);
+
+// Runs a kernel whose plan is made: on the team when the launch is large or the kernel's
+// launches have been slow, else on the calling thread. Counts the path. Returns
+// CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow. Inlined: as a function
+// of its own, the compiler specialises it for its callers' one `ts` (threadState()) and
+// reads the thread_local again inside, a second TLS access per launch.
+[[gnu::always_inline]] inline cl_int execute(LaunchableKernel &k, Plan &plan,
+                                             kernel::ThreadState &ts) {
+  Sampler &sampler = k.sampler;
+  const bool timed = sampler.shouldTime(plan.total_groups);
+  const std::uint64_t t0 = timed ? nowNs() : 0;
+  std::uint64_t team_serial_ns = 0;
+  hk_path path = HK_PATH_INLINE;
+  if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1) {
+    // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
+    const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
+                       sampler.lastNs() >= Sampler::kStealNs;
+    const program::KernelImage *special = k.specialFor(plan.pc);
+    // Built here, not for the inline path: its address escapes to the team, which would
+    // make the inline path store it to memory.
+    const LaunchBody body{special ? special : k.image, &k.args, &plan, k.printf_capacity,
+                          k.hidden_ndrange, k.unchecked};
+    std::uint64_t serial_ns = 0;
+    switch (runOnTeam(body, steal, timed, &serial_ns)) {
+      case TeamResult::Ran:
+        path = HK_PATH_TEAM;
+        team_serial_ns = serial_ns;
+        if (special)
+          k.special_launches.store(k.special_launches.load(std::memory_order_relaxed) + 1,
+                                   std::memory_order_relaxed);
+        break;
+      case TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
+      case TeamResult::NotRun: break;
+    }
+  }
+  if (path == HK_PATH_INLINE &&
+      !runInline(LaunchBody{k.image, &k.args, &plan, 0, k.hidden_ndrange, k.unchecked}, ts))
+    return CL_OUT_OF_HOST_MEMORY;
+  if (timed) {
+    const std::uint64_t wall = nowNs() - t0;
+    sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
+    if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
+  }
+  if (k.grid_changed.load(std::memory_order_relaxed))
+    k.grid_changed.store(false, std::memory_order_relaxed);
+  k.counts.add(path, HK_REASON_NONE);
+  if (k.hidden_ndrange) countVariants(k, plan);
+  return CL_SUCCESS;
+}
+
+}  // namespace hk::launch
