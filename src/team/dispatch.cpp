@@ -57,8 +57,16 @@ unsigned executorThreads(unsigned requested) {
 bool runJob(const Job &job) {
   ForeignTeam &pool = hooked();
   if (pool.active() && job.stack_bytes <= pool.stackBytes()) return pool.run(job);
-  if (ForeignTeam *omp = openmpTeam(); omp && job.stack_bytes <= omp->stackBytes())
-    return omp->run(job);
+  if (ForeignTeam *omp = openmpTeam()) {
+    // Inside the application's parallel region: inline, whichever team would take it.
+    const ParallelFor &region = findOpenMP()->parallel_for;
+    if (region.on_worker(region.user)) return false;
+    // auto: OpenMP's threads while they answer promptly; when one was kept from running
+    // (another process on its CPU), the caller alone for a while: it adds no thread to a
+    // machine that has too few CPUs for the ones it has.
+    if (config().team != TeamMode::OpenMP && omp->slow()) return false;
+    if (job.stack_bytes <= omp->stackBytes()) return omp->run(job);
+  }
   return Team::instance().run(job);
 }
 

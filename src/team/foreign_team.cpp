@@ -15,6 +15,8 @@ struct ForeignTeam::Run {
   const Job *job;
   Block *blocks;
   unsigned n;
+  std::atomic<std::uint64_t> done{0};         // groups run
+  std::atomic<std::uint64_t> all_done_ns{0};  // when the last of them finished
 };
 
 namespace {
@@ -35,12 +37,13 @@ constexpr std::uint64_t kRescueGraceNs = 5'000;
 }  // namespace
 
 void ForeignTeam::task(void *arg, unsigned index) {
-  const Run &r = *static_cast<const Run *>(arg);
+  Run &r = *static_cast<Run *>(arg);
   const Job &job = *r.job;
   const std::uint64_t t0 = nowNs();
+  std::uint64_t ran = 0;
   if (index < r.n) {
-    if (job.steal) drainChunks(r.blocks[index].next, r.blocks[index].end, job, index);
-    else claimBlock(r.blocks[index].next, r.blocks[index].end, job, index);
+    if (job.steal) ran += drainChunks(r.blocks[index].next, r.blocks[index].end, job, index);
+    else ran += claimBlock(r.blocks[index].next, r.blocks[index].end, job, index);
   }
   const std::uint64_t finished = nowNs();
   const std::uint64_t deadline = finished + (finished - t0) + kRescueGraceNs;
@@ -48,18 +51,20 @@ void ForeignTeam::task(void *arg, unsigned index) {
     const unsigned k = (index + i) % r.n;
     Block &b = r.blocks[k];
     if (job.steal) {
-      drainChunks(b.next, b.end, job, index);
+      ran += drainChunks(b.next, b.end, job, index);
       continue;
     }
     // Static: leave block k to its owner until the deadline, then rescue it.
     for (unsigned spins = 0; b.next.load(std::memory_order_relaxed) < b.end; ++spins) {
       if ((spins & 15) == 15 && nowNs() >= deadline) {
-        claimBlock(b.next, b.end, job, index);
+        ran += claimBlock(b.next, b.end, job, index);
         break;
       }
       _mm_pause();
     }
   }
+  if (ran && r.done.fetch_add(ran, std::memory_order_relaxed) + ran == job.total)
+    r.all_done_ns.store(nowNs(), std::memory_order_relaxed);
 }
 
 bool ForeignTeam::run(const Job &job) {
@@ -91,8 +96,31 @@ bool ForeignTeam::run(const Job &job) {
   pf.parallel_for(pf.user, n, &ForeignTeam::task, &r);
   // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left.
   for (unsigned k = 0; k < n; ++k) claimBlock(blocks_[k].next, blocks_[k].end, job, 0);
+  noteJoin(r.all_done_ns.load(std::memory_order_relaxed));
   busy_.store(false, std::memory_order_release);
   return true;
+}
+
+// The parallel-for's join waits for every task, also one whose thread was kept from
+// running (another process on its CPU): the work was done long before the join. Such a
+// job is a strike; after one, slow() is true for a while (doubling with each strike in a
+// row, up to a limit) and then the team is tried again.
+void ForeignTeam::noteJoin(std::uint64_t all_done_ns) {
+  constexpr std::uint64_t kLateJoinNs = 100'000;
+  constexpr std::uint64_t kFirstPauseNs = 50'000'000, kLongestPauseNs = 1'000'000'000;
+  const std::uint64_t now = nowNs();
+  if (all_done_ns == 0 || now - all_done_ns < kLateJoinNs) {
+    pause_ns_ = 0;
+    return;
+  }
+  pause_ns_ = pause_ns_ ? std::min(pause_ns_ * 2, kLongestPauseNs) : kFirstPauseNs;
+  slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
+  strikes_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool ForeignTeam::slow() const {
+  const std::uint64_t until = slow_until_ns_.load(std::memory_order_relaxed);
+  return until != 0 && nowNs() < until;
 }
 
 std::uint64_t defaultThreadStackBytes() {

@@ -49,7 +49,15 @@ class ForeignTeam {
   // caller then runs the job inline. One thread, or one group, runs on the caller.
   bool run(const Job &job);
 
+  // True for a while after a job whose parallel-for returned long after its last group
+  // finished: one of the pool's threads was kept from running (a busy CPU). Jobs meant
+  // for a team that answers promptly go elsewhere meanwhile (team/dispatch.cpp).
+  bool slow() const;
+  // Jobs that made slow() true, since the team was made.
+  std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
+
  private:
+  void noteJoin(std::uint64_t all_done_ns);
   // Block k: groups [next, end) not yet claimed. A static job claims a whole block with
   // one exchange; a stealing one claims chunks with fetch_add, as the own team does.
   struct alignas(64) Block {
@@ -65,6 +73,9 @@ class ForeignTeam {
   ParallelFor pf_{};                 // written and read with busy_ held
   std::unique_ptr<Block[]> blocks_;  // one per task; grown with busy_ held
   unsigned nblocks_ = 0;
+  std::uint64_t pause_ns_ = 0;                   // the last slow() period (busy_ held)
+  std::atomic<std::uint64_t> slow_until_ns_{0};
+  std::atomic<std::uint64_t> strikes_{0};
 };
 
 }  // namespace hk::team

@@ -62,28 +62,38 @@ TEST(ForeignTeam, ParallelForRunningFewerTasksStillCoversEveryGroup) {
   }
 }
 
+// The pool's parallel-for with task 1 delayed: its thread sleeps `before_ms` before the
+// task (a late start) and `after_ms` after it (a late join).
+struct Delayed {
+  ThreadPool *pool;
+  int before_ms, after_ms;
+  struct Call {
+    const Delayed *d;
+    void (*task)(void *, unsigned);
+    void *ctx;
+  };
+  static void parallelFor(void *user, unsigned n, void (*task)(void *, unsigned), void *ctx) {
+    const auto *d = static_cast<const Delayed *>(user);
+    Call call{d, task, ctx};
+    d->pool->parallelFor(
+        n,
+        [](void *p, unsigned i) {
+          const Call &c = *static_cast<const Call *>(p);
+          if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(c.d->before_ms));
+          c.task(c.ctx, i);
+          if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(c.d->after_ms));
+        },
+        &call);
+  }
+};
+
 // Task 1's thread is late (it sleeps before its block): the static split's rescue lets
 // another task run block 1, and the job still runs every group once.
 TEST(ForeignTeam, LateTaskIsRescued) {
   ThreadPool pool(2);
   ForeignTeam team;
-  struct Late {
-    static void parallelFor(void *user, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-      struct Ctx {
-        void (*task)(void *, unsigned);
-        void *ctx;
-      } inner{task, ctx};
-      static_cast<ThreadPool *>(user)->parallelFor(
-          n,
-          [](void *p, unsigned i) {
-            auto &in = *static_cast<Ctx *>(p);
-            if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(30));
-            in.task(in.ctx, i);
-          },
-          &inner);
-    }
-  };
-  const ParallelFor pf{Late::parallelFor, &pool, nullptr, 2};
+  Delayed late{&pool, 30, 0};
+  const ParallelFor pf{Delayed::parallelFor, &late, nullptr, 2};
   team.reset(&pf, 1u << 20);
   Counting c(256);
   static std::thread::id block1_thread;
@@ -146,6 +156,23 @@ TEST(ForeignTeam, ResetWaitsForTheRunningJob) {
   team.reset(nullptr, 0);
   EXPECT_TRUE(job_done.load());
   launcher.join();
+}
+
+// Task 1 returns 5 ms after its work (its thread "descheduled" before the join): the job
+// is complete, and the team reports itself slow to join.
+TEST(ForeignTeam, LateJoinMakesTheTeamSlow) {
+  ThreadPool pool(2);
+  ForeignTeam team;
+  Delayed late_join{&pool, 0, 5};
+  const ParallelFor pf{Delayed::parallelFor, &late_join, nullptr, 2};
+  team.reset(&pf, 1u << 20);
+  EXPECT_FALSE(team.slow());
+  Counting c(256);
+  ASSERT_TRUE(team.run(c.job(false)));
+  EXPECT_EQ(c.wrong(), 0u);
+  EXPECT_TRUE(team.slow());
+  EXPECT_EQ(team.slowJoins(), 1u);
+  team.reset(nullptr, 0);
 }
 
 TEST(ForeignTeam, ExecutorThreadsAreCappedAndDefaultToTheCpus) {
