@@ -42,7 +42,7 @@ TEST(OpenMPTeam, RuntimeIsFoundInTheProcess) {
   ASSERT_NE(omp, nullptr);
   EXPECT_EQ(omp->parallel_for.threads, static_cast<unsigned>(omp_get_max_threads()));
   EXPECT_GT(omp->stack_bytes, 0u);
-  // HOSTKERNEL_TEAM is unset (auto) and OpenMP is loaded: jobs go to OpenMP's threads.
+  // HOSTKERNEL_TEAM=openmp (ctest) or auto, and OpenMP is loaded: OpenMP's threads.
   EXPECT_STREQ(hk::team::activeTeamName(), "openmp");
 }
 
@@ -70,8 +70,7 @@ TEST(OpenMPTeam, JobsRunOnOpenMPThreads) {
   EXPECT_EQ(c.wrong(), 0u);
   for (std::uint64_t g = 0; g < c.count.size(); ++g)
     ASSERT_GE(c.on_omp_thread[g].load(), 1) << "group " << g << " ran outside a region";
-  // Through runJob, as launches go (OpenMP's threads, or the own workers for a while
-  // after OpenMP's were slow to join): every group once.
+  // Through runJob, as launches go: every group once.
   OmpCounting d(4096);
   ASSERT_TRUE(hk::team::runJob(d.job(false)));
   EXPECT_EQ(d.wrong(), 0u);
