@@ -27,7 +27,7 @@
  *   ...
  *   hkSetTeamExecutor(NULL);                    // back to the default; the pool may go
  *
- * A complete program: tests/integration/team_executor_example.cpp.
+ * A complete pool: tests/integration/thread_pool.hpp (used by team_executor_test.cpp).
  */
 #ifndef HOSTKERNEL_EXECUTOR_H
 #define HOSTKERNEL_EXECUTOR_H
