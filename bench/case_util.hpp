@@ -64,4 +64,20 @@ constexpr std::size_t roundUp(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
 
+// Enough work-items for the team (more than the inline limit, 8192 by default): 65536
+// ints in groups of 256, for a kernel of trivial.cl (all take `global int *out`).
+inline constexpr std::size_t kTeamItems = 65536;
+
+inline KernelLaunch teamGridLaunch(const char *kernel) {
+  KernelLaunch k;
+  k.file = "trivial.cl";
+  k.kernel = kernel;
+  k.args = {LaunchArg::generated<int>(kTeamItems, constantFill<int>(-1, kTeamItems))};
+  k.global = {kTeamItems, 1, 1};
+  k.local = {256, 1, 1};
+  k.outputArg = 0;
+  k.outputType = ElemType::I32;
+  return k;
+}
+
 }  // namespace hkbench

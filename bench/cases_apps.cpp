@@ -2,6 +2,7 @@
 // with the host-side work that goes with it.
 #include "case_util.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace hkbench {
@@ -37,7 +38,6 @@ const Register kHeat2d{[] {
   k.outputArg = 0;
   k.outputType = ElemType::F32;
   k.checkLaunches = 5;  // odd: the check reads the buffer that started as `out`
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const float *in = a.buf<float>(0);
     float *out = a.buf<float>(1);
@@ -95,7 +95,6 @@ const Register kDgElement{[] {
   k.outputArg = 4;
   k.outputType = ElemType::F64;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const double *u = a.buf<double>(0);
     const double *S = a.buf<double>(1);
@@ -124,6 +123,33 @@ const Register kDgElement{[] {
                     "dg_element: 2048 elements x 32 nodes (doubles), per element S^T f then "
                     "Minv vol through __local copies of both 32x32 matrices, local 32 "
                     "(reqd_work_group_size)",
+                    k);
+}()};
+
+// ---- apps/omp-mixed: host OpenMP work between launches ---------------------------------
+// One op = one step of a program that does host work with OpenMP between kernels: a
+// `parallel for` over 65536 floats, then trivial(out) on 65536 work-items (local 256) +
+// finish. The paths' note gives mixed / (host-alone + <path>-alone): what the mix costs
+// beyond its parts (threads of two runtimes competing for the CPUs).
+constexpr std::size_t kMixedHostFloats = 65536;
+
+const Register kOmpMixed{[] {
+  KernelLaunch k = teamGridLaunch("trivial");
+  // The host array converges to 2 (no denormals, however many steps run).
+  auto host = std::shared_ptr<float[]>(new float[kMixedHostFloats]());
+  k.hostStep = [host] {
+    float *h = host.get();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(kMixedHostFloats); ++i) h[i] = h[i] * 0.5f + 1.0f;
+  };
+  k.native = [](NativeArgs &a) {
+    int *out = a.buf<int>(0);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < static_cast<long>(kTeamItems); ++i) out[i] = static_cast<int>(i);
+  };
+  return launchCase("apps/omp-mixed", "applications",
+                    "one op = OpenMP parallel for over 65536 host floats, then trivial(out) on "
+                    "65536 work-items, local 256 + finish; native: both as OpenMP loops",
                     k);
 }()};
 

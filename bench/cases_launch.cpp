@@ -230,23 +230,6 @@ const Register kGroupReduceLaunch{[] {
                     k);
 }()};
 
-// Enough work-items for the team (more than the inline limit, 8192 by default): 65536
-// ints in groups of 256, for a kernel of trivial.cl (all take `global int *out`).
-constexpr std::size_t kTeamItems = 65536;
-
-KernelLaunch teamGridLaunch(const char *kernel) {
-  KernelLaunch k;
-  k.file = "trivial.cl";
-  k.kernel = kernel;
-  k.args = {LaunchArg::generated<int>(kTeamItems, constantFill<int>(-1, kTeamItems))};
-  k.global = {kTeamItems, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::I32;
-  k.nativeThreads = true;
-  return k;
-}
-
 // Nearly no work: what handing a launch to the team and waiting for it costs, with the
 // work of writing 65536 ids.
 const Register kTeamTrivial{[] {
@@ -298,7 +281,6 @@ const Register kAxpy1e6{[] {
   k.local = {64, 1, 1};
   k.outputArg = 2;
   k.outputType = ElemType::F32;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const float s = a.scalar<float>(0);
     const float *x = a.buf<float>(1);

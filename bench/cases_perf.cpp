@@ -24,7 +24,6 @@ KernelLaunch indexLaunch(const char *kernel) {
             LaunchArg::generated<int>(kCells, constantFill<int>(-1, kCells))};
   k.outputArg = 1;
   k.outputType = ElemType::I32;
-  k.nativeThreads = true;
   return k;
 }
 
@@ -92,7 +91,6 @@ Case streamCopy(const char *name, std::size_t n, const char *sizeText) {
   k.outputArg = 1;
   k.outputType = ElemType::F32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [n](NativeArgs &a) {
     const float *src = a.buf<float>(0);
     float *dst = a.buf<float>(1);
@@ -117,7 +115,6 @@ Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
   k.outputArg = 0;
   k.outputType = ElemType::F32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [n](NativeArgs &a) {
     float *out = a.buf<float>(0);
     const float *b = a.buf<float>(1);
@@ -150,7 +147,6 @@ Case nativeTriad(const char *name, std::size_t n, const char *sizeText) {
   k.outputArg = 0;
   k.outputType = ElemType::F32;
   k.checkLaunches = 2;  // the second launch runs the unchecked variant
-  k.nativeThreads = true;
   k.native = [n](NativeArgs &a) {
     float *out = a.buf<float>(0);
     const float *b = a.buf<float>(1);
@@ -192,7 +188,6 @@ KernelLaunch transposeLaunch(const char *file, const char *kernel) {
   k.outputArg = 1;
   k.outputType = ElemType::F32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   return k;
 }
 
@@ -243,7 +238,6 @@ const Register kPrivateAcrossBarrier{[] {
   k.outputArg = 1;
   k.outputType = ElemType::F32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const float *in = a.buf<float>(0);
     float *out = a.buf<float>(1);
@@ -291,7 +285,6 @@ Case smoothCase(const char *name, bool localNull) {
   k.outputArg = 1;
   k.outputType = ElemType::F32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const float *in = a.buf<float>(0);
     float *out = a.buf<float>(1);
@@ -333,7 +326,6 @@ const Register kHistogram{[] {
   k.local = {256, 1, 1};
   k.outputArg = 1;
   k.outputType = ElemType::I32;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const cl_uint *data = a.buf<cl_uint>(0);
     int *hist = a.buf<int>(1);
@@ -372,7 +364,6 @@ const Register kGroupReduceF64{[] {
   k.outputArg = 1;
   k.outputType = ElemType::F64;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const double *in = a.buf<double>(0);
     double *partial = a.buf<double>(1);
@@ -402,7 +393,6 @@ const Register kGroupScanI32{[] {
   k.outputArg = 1;
   k.outputType = ElemType::I32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [](NativeArgs &a) {
     const int *in = a.buf<int>(0);
     int *out = a.buf<int>(1);
@@ -443,7 +433,6 @@ Case mathCase(const char *name, const char *kernel, double lo, double hi, double
   k.checkLaunches = 1;
   // glibc and SLEEF are both within 1 ulp of the exact result: at most 2 ulp apart.
   k.nativeUlps = 2;
-  k.nativeThreads = true;
   k.native = [fn](NativeArgs &a) {
     const double *in = a.buf<double>(0);
     double *out = a.buf<double>(1);
@@ -478,7 +467,6 @@ Case narrowCase(const char *name, bool masked) {
   k.outputArg = 1;
   k.outputType = ElemType::I32;
   k.checkLaunches = 1;
-  k.nativeThreads = true;
   k.native = [n](NativeArgs &a) {
     const int *in = a.buf<int>(0);
     int *out = a.buf<int>(1);

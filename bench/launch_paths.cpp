@@ -377,7 +377,8 @@ std::shared_ptr<const KernelLaunch::Initial> KernelLaunch::initial() const {
   return shared;
 }
 
-std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
+static std::vector<Path> launchPathsWithoutHostStep(OpenCLEnv &env,
+                                             std::shared_ptr<const KernelLaunch> launch) {
   std::vector<Path> paths;
   if (launch->nativeKernel) {
     paths.push_back(makePath<HostkernelApi>(env, launch, Variant::kNative));
@@ -397,10 +398,36 @@ std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch
     p.run = [state](std::uint64_t n) { state->run(n); };
     p.check = [state] { return state->check(); };
     p.ulps = launch->nativeUlps;
-    // libgomp's idle threads spin for several ms after a parallel region (GOMP_SPINCOUNT):
-    // on 2 vCPUs that would take a CPU from the next path's timed batch. A soft pause
-    // ends the threads; the next parallel region starts them again.
-    if (launch->nativeThreads) p.quiesce = [] { omp_pause_resource_all(omp_pause_soft); };
+    paths.push_back(std::move(p));
+  }
+  return paths;
+}
+
+// The host step before every operation of `p`.
+static void addHostStep(Path &p, const std::function<void()> &step) {
+  p.run = [run = std::move(p.run), step](std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      step();
+      run(1);
+    }
+  };
+}
+
+std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch) {
+  std::vector<Path> paths = launchPathsWithoutHostStep(env, launch);
+  if (!launch->hostStep) return paths;
+  // The alone paths have state of their own: the same paths made a second time.
+  std::vector<Path> alone = launchPathsWithoutHostStep(env, launch);
+  for (Path &p : paths) addHostStep(p, launch->hostStep);
+  Path host;
+  host.name = "host-alone";
+  host.run = [step = launch->hostStep](std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) step();
+  };
+  paths.push_back(std::move(host));
+  for (Path &p : alone) {
+    p.name += "-alone";
+    p.check = nullptr;  // the same launches as the mixed path's check
     paths.push_back(std::move(p));
   }
   return paths;
@@ -409,6 +436,9 @@ std::vector<Path> launchPaths(OpenCLEnv &env, std::shared_ptr<const KernelLaunch
 Case launchCase(std::string name, std::string category, std::string description,
                 KernelLaunch launch, std::function<Output()> reference) {
   Case c;
+  if (launch.hostStep)
+    for (const char *p : {"hostkernel", "queue", "native"})
+      c.parts.push_back({p, {"host-alone", std::string(p) + "-alone"}});
   c.category = std::move(category);
   c.name = std::move(name);
   c.description = std::move(description);

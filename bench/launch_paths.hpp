@@ -155,9 +155,11 @@ struct KernelLaunch {
     std::optional<std::array<std::size_t, 3>> global;
   };
   std::vector<ExtraPath> extraPaths;
-  // The native function starts OpenCL-free threads (OpenMP): they are released after
-  // every timed batch so that their spinning does not slow the next path.
-  bool nativeThreads = false;
+  // Host work done before every launch of every path (apps/omp-mixed: an OpenMP loop over
+  // host arrays). With it the case also gets the paths "host-alone" (this alone) and
+  // "<path>-alone" (the launch alone), and each mixed path's note gives
+  // mixed / (host-alone + <path>-alone).
+  std::function<void()> hostStep;
 
   // The arguments' initial contents, generated on first use and shared until the last
   // path holding them is gone.

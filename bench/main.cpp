@@ -5,6 +5,7 @@
 #include "compare.hpp"
 #include "first_launch.hpp"
 #include "opencl_env.hpp"
+#include "parts.hpp"
 #include "plot.hpp"
 #include "processes.hpp"
 #include "registry.hpp"
@@ -380,6 +381,7 @@ int runInProcesses(const Options &o) {
     }
   }
   hkbench::Results results = hkbench::combineProcesses(each);
+  hkbench::noteParts(results.results);  // from the combined medians
   printHeader(results.meta);
   hkbench::Table table(stdout);
   table.header();

@@ -78,6 +78,13 @@ struct Case {
   // before it: for operations that take long or measure a first time (compile/*,
   // first-kernel/*; the path's `quiesce` restores the starting state between runs).
   bool once = false;
+  // Paths that do the work of other paths together (apps/omp-mixed): the note of `path`
+  // gives its median / the sum of the medians of `parts` (noteParts in runner.hpp).
+  struct Parts {
+    std::string path;
+    std::vector<std::string> parts;
+  };
+  std::vector<Parts> parts;
 };
 
 // All registered cases, in registration order.

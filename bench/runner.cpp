@@ -2,6 +2,7 @@
 
 #include "alloc_count.hpp"
 #include "opencl_env.hpp"
+#include "parts.hpp"
 #include "timer.hpp"
 
 #include <algorithm>
@@ -9,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <omp.h>
 #include <stdexcept>
+#include <time.h>
 
 namespace hkbench {
 namespace {
@@ -17,6 +20,16 @@ namespace {
 constexpr std::uint64_t kMaxBatch = std::uint64_t{1} << 32;
 
 std::uint64_t batchLimit(const Case &c) { return c.maxBatch ? c.maxBatch : kMaxBatch; }
+
+// After every batch, before the next path runs: no thread of this path may still spin.
+// OpenMP's pool is ended (libgomp's idle threads spin for milliseconds, and hostkernel's
+// team may run on them); a sleep lets hostkernel's and PoCL's workers finish their spin
+// and park (hostkernel's default spin is a tenth of it).
+void settle() {
+  omp_pause_resource_all(omp_pause_soft);
+  timespec pause{0, 2'000'000};
+  nanosleep(&pause, nullptr);
+}
 
 // Runs the first operation, then batches of growing size until warmupMs has passed.
 void warmUp(const Case &c, Path &p, double warmupMs) {
@@ -183,6 +196,7 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
       operations[i] += n;
       perOp[i].push_back(t / static_cast<double>(n));
       if (paths[i].quiesce) paths[i].quiesce();
+      settle();
     }
   }
   // Where the timed launches went, before the check adds launches of its own.
@@ -237,6 +251,7 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
     r.note = notes[i];
     outcome.results.push_back(std::move(r));
   }
+  noteParts(outcome.results);
   return outcome;
 }
 

@@ -63,6 +63,12 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
     else if (*pin && std::strcmp(pin, "none"))
       std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_PIN=%s\n", pin);
   }
+  if (const char *team = getenv_fn("HOSTKERNEL_TEAM")) {
+    if (!std::strcmp(team, "own")) c.team = TeamMode::Own;
+    else if (!std::strcmp(team, "openmp")) c.team = TeamMode::OpenMP;
+    else if (*team && std::strcmp(team, "auto"))
+      std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_TEAM=%s\n", team);
+  }
   c.cache_dir = cacheDir(getenv_fn);
   if (const char *lv = getenv_fn("HOSTKERNEL_LOG")) {
     if (!std::strcmp(lv, "error")) c.log_level = LogLevel::Error;

@@ -13,11 +13,16 @@ namespace hk {
 
 enum class PinMode { None, Cores, Pus };
 
+// Whose threads run the team's work-groups (docs/team.md): Auto takes the application's
+// OpenMP threads when an OpenMP runtime is loaded, else hostkernel's own workers.
+enum class TeamMode { Auto, Own, OpenMP };
+
 struct Config {
   bool disable = false;                // HOSTKERNEL_DISABLE=1: every launch uses the queue
   bool report = false;                 // HOSTKERNEL_REPORT=1: per-kernel counts at exit
   unsigned num_threads = 0;            // HOSTKERNEL_NUM_THREADS: team cap (0: all CPUs)
   PinMode pin = PinMode::None;         // HOSTKERNEL_PIN=none|cores|pus
+  TeamMode team = TeamMode::Auto;      // HOSTKERNEL_TEAM=auto|own|openmp
   // HOSTKERNEL_SPIN_US: how long team threads (and a launching thread waiting for them)
   // spin before parking, in microseconds; 0 parks at once. At most kMaxSpinUs.
   std::uint32_t spin_us = 100;

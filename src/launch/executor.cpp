@@ -3,10 +3,12 @@
 #include <atomic>
 
 #include "launch/sampler.hpp"
-#include "team/team.hpp"
+#include "team/dispatch.hpp"
 
 namespace hk::launch {
 namespace {
+
+constexpr std::uint64_t kStackReserve = 256 * 1024;
 
 struct TeamLaunch {
   const LaunchBody *body;
@@ -20,7 +22,7 @@ struct TeamLaunch {
 void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thread*/) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
   const LaunchBody &b = *launch.body;
-  ThreadState &ts = threadState();
+  kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(b.printf_capacity);
   void **args = threadArgs(b, ts);
   if (!args) {  // out of memory on this thread: nothing sensible to do but report
@@ -62,12 +64,17 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
 }  // namespace
 
 TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns) {
-  ThreadState &ts = threadState();
+  kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
-  team::Team &team = team::Team::instance();
   TeamLaunch launch{&b, timed};
-  team::Job job{runRange, &launch, b.plan->total_groups, steal};
-  if (!team.run(job)) return TeamResult::NotRun;
+  // A thread of the application's must hold a work-group's frame and the frames above it
+  // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
+  const std::uint64_t items =
+      b.plan->pc.local_size[0] * b.plan->pc.local_size[1] * b.plan->pc.local_size[2];
+  const std::uint64_t need = b.image->stack.bytesFor(items);
+  team::Job job{runRange, &launch, b.plan->total_groups, steal,
+                need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve};
+  if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
   return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory
                                                        : TeamResult::Ran;

@@ -13,7 +13,7 @@
 #include "kernel/kernel_args.hpp"
 #include "launch/geometry.hpp"
 #include "launch/inline_runner.hpp"
-#include "launch/thread_state.hpp"
+#include "kernel/thread_state.hpp"
 #include "program/program_image.hpp"
 
 namespace hk::launch {
@@ -33,7 +33,7 @@ struct LaunchBody {
 // hidden ndrange, a copy pointing into the thread's arena and at the thread's copy of
 // this launch's true ndrange (another thread may launch the same kernel with another
 // ndrange meanwhile). Null only when the thread's buffers cannot grow.
-[[gnu::always_inline]] inline void **threadArgs(const LaunchBody &b, ThreadState &ts) {
+[[gnu::always_inline]] inline void **threadArgs(const LaunchBody &b, kernel::ThreadState &ts) {
   kernel::KernelArgs &a = *b.args;
   if (!a.hasLocals() && !b.hidden_ndrange) return a.array();
   if (a.localBytes() > ts.local_capacity || a.arrayLength() > ts.scratch_capacity ||
@@ -53,7 +53,7 @@ struct LaunchBody {
 // Every group on the calling thread. False only when out of memory. The work-group
 // function is given the launch's own pocl_context (no copy), with this thread's printf
 // buffer.
-[[gnu::always_inline]] inline bool runInline(const LaunchBody &b, ThreadState &ts) {
+[[gnu::always_inline]] inline bool runInline(const LaunchBody &b, kernel::ThreadState &ts) {
   void **args = threadArgs(b, ts);
   if (!args) return false;
   pocl::PoclContext &pc = b.plan->pc;

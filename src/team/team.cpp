@@ -18,6 +18,7 @@
 
 #include "base/log.hpp"
 #include "kernel/thread_state.hpp"
+#include "team/split.hpp"
 
 namespace hk::team {
 
@@ -84,15 +85,6 @@ bool spinUntil(std::uint32_t spin_ns, Ready ready, ShareCpu shareCpu) {
       }
     }
   }
-}
-
-// Block k of a static split of `total` groups over `n` threads: the first total % n
-// blocks get one group more.
-void staticBlock(std::uint64_t total, unsigned n, unsigned k, std::uint64_t &begin,
-                 std::uint64_t &end) {
-  const std::uint64_t q = total / n, r = total % n;
-  begin = k * q + std::min<std::uint64_t>(k, r);
-  end = begin + q + (k < r ? 1 : 0);
 }
 
 }  // namespace
@@ -525,23 +517,9 @@ std::uint64_t Team::work(unsigned t, const Job &job, unsigned n) {
     if (b < e) job.run(job.ctx, b, e, t);
     return e - b;
   }
-  // Claim chunks of a quarter of what is left (at least one group) until the block is
-  // empty: the owner first, then thieves in steal order. fetch_add makes every claim
-  // disjoint; a claim past `end` is empty.
+  // Stealing: the own block chunk by chunk, then the others' in steal order.
   std::uint64_t count = 0;
-  auto drain = [&](Slot &s) {
-    const std::uint64_t end = s.end;
-    for (;;) {
-      const std::uint64_t cur = s.next.load(std::memory_order_relaxed);
-      if (cur >= end) return;
-      const std::uint64_t chunk = std::max<std::uint64_t>(1, (end - cur) >> 2);
-      const std::uint64_t b = s.next.fetch_add(chunk, std::memory_order_relaxed);
-      if (b >= end) return;
-      const std::uint64_t e = std::min(b + chunk, end);
-      job.run(job.ctx, b, e, t);
-      count += e - b;
-    }
-  };
+  auto drain = [&](Slot &s) { count += drainChunks(s.next, s.end, job, t); };
   drain(slots_[t]);
   const unsigned *row = steal_order_.data() + std::size_t{t} * (nslots_ - 1);
   for (unsigned i = 0; i + 1 < nslots_; ++i)

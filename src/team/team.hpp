@@ -32,6 +32,9 @@ struct Job {
   // false: static split only, block k of the groups on thread k.
   // true: block k starts on thread k; threads that finish early steal from the others.
   bool steal;
+  // Stack the work-groups need on any thread (0: little); threads of the application's
+  // with less run none of them (team/dispatch.hpp).
+  std::uint64_t stack_bytes = 0;
 };
 
 // How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks

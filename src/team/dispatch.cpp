@@ -1,0 +1,82 @@
+#include "team/dispatch.hpp"
+
+#include <algorithm>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
+#include "team/openmp_runtime.hpp"
+#include "team/topology.hpp"
+
+namespace hk::team {
+namespace {
+
+// The pool from hkSetTeamExecutor, and OpenMP's threads. Never destroyed: a launch may
+// run while the process exits.
+ForeignTeam &hooked() {
+  static ForeignTeam *t = new ForeignTeam;
+  return *t;
+}
+
+unsigned allowedCount() {
+  static const unsigned n = std::max<unsigned>(1, static_cast<unsigned>(allowedCpus().size()));
+  return n;
+}
+
+// OpenMP's threads, when HOSTKERNEL_TEAM asks for them (auto: when a runtime is loaded);
+// null for the own workers. Decided at the first team launch.
+ForeignTeam *openmpTeam() {
+  static ForeignTeam *team = [] () -> ForeignTeam * {
+    const TeamMode mode = config().team;
+    if (mode == TeamMode::Own) return nullptr;
+    const OpenMPRuntime *omp = findOpenMP();
+    if (!omp) {
+      if (mode == TeamMode::OpenMP)
+        logf(LogLevel::Warn, "team: HOSTKERNEL_TEAM=openmp, but no OpenMP runtime is loaded; "
+                             "using hostkernel's own threads");
+      return nullptr;
+    }
+    ParallelFor pf = omp->parallel_for;
+    pf.threads = std::min(executorThreads(pf.threads), allowedCount());
+    auto *t = new ForeignTeam;
+    t->reset(&pf, omp->stack_bytes);
+    logf(LogLevel::Info, "team: on the application's OpenMP threads (%u)", pf.threads);
+    return t;
+  }();
+  return team;
+}
+
+}  // namespace
+
+unsigned executorThreads(unsigned requested) {
+  unsigned n = requested ? requested : allowedCount();
+  const unsigned cap = config().num_threads;
+  if (cap > 0 && cap < n) n = cap;
+  return std::max(1u, n);
+}
+
+bool runJob(const Job &job) {
+  ForeignTeam &pool = hooked();
+  if (pool.active() && job.stack_bytes <= pool.stackBytes()) return pool.run(job);
+  if (ForeignTeam *omp = openmpTeam()) {
+    // Inside the application's parallel region: inline, whichever team would take it.
+    const ParallelFor &region = findOpenMP()->parallel_for;
+    if (region.on_worker(region.user)) return false;
+    // auto: OpenMP's threads while they answer promptly; when one was kept from running
+    // (another process on its CPU), the caller alone for a while: it adds no thread to a
+    // machine that has too few CPUs for the ones it has.
+    if (config().team != TeamMode::OpenMP && omp->slow()) return false;
+    if (job.stack_bytes <= omp->stackBytes()) return omp->run(job);
+  }
+  return Team::instance().run(job);
+}
+
+void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes) {
+  hooked().reset(pf, stack_bytes);
+}
+
+const char *activeTeamName() {
+  if (hooked().active()) return "executor";
+  return openmpTeam() ? "openmp" : "own";
+}
+
+}  // namespace hk::team

@@ -1,0 +1,144 @@
+#include "team/foreign_team.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <xmmintrin.h>
+
+#include <algorithm>
+
+#include "team/split.hpp"
+
+namespace hk::team {
+
+struct ForeignTeam::Run {
+  const Job *job;
+  Block *blocks;
+  unsigned n;
+  std::atomic<std::uint64_t> done{0};         // groups run
+  std::atomic<std::uint64_t> all_done_ns{0};  // when the last of them finished
+};
+
+namespace {
+
+std::uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+// How long a thread that finished its own block leaves another block to its owner before
+// it runs that block itself: as long as its own block took, plus this. An owner that has
+// not started by then is late by more than a block's work (descheduled, or a pool thread
+// busy elsewhere); one that starts sooner keeps its block, and its cache.
+constexpr std::uint64_t kRescueGraceNs = 5'000;
+
+}  // namespace
+
+void ForeignTeam::task(void *arg, unsigned index) {
+  Run &r = *static_cast<Run *>(arg);
+  const Job &job = *r.job;
+  const std::uint64_t t0 = nowNs();
+  std::uint64_t ran = 0;
+  if (index < r.n) {
+    if (job.steal) ran += drainChunks(r.blocks[index].next, r.blocks[index].end, job, index);
+    else ran += claimBlock(r.blocks[index].next, r.blocks[index].end, job, index);
+  }
+  const std::uint64_t finished = nowNs();
+  const std::uint64_t deadline = finished + (finished - t0) + kRescueGraceNs;
+  for (unsigned i = 1; i <= r.n; ++i) {
+    const unsigned k = (index + i) % r.n;
+    Block &b = r.blocks[k];
+    if (job.steal) {
+      ran += drainChunks(b.next, b.end, job, index);
+      continue;
+    }
+    // Static: leave block k to its owner until the deadline, then rescue it.
+    for (unsigned spins = 0; b.next.load(std::memory_order_relaxed) < b.end; ++spins) {
+      if ((spins & 15) == 15 && nowNs() >= deadline) {
+        ran += claimBlock(b.next, b.end, job, index);
+        break;
+      }
+      _mm_pause();
+    }
+  }
+  if (ran && r.done.fetch_add(ran, std::memory_order_relaxed) + ran == job.total)
+    r.all_done_ns.store(nowNs(), std::memory_order_relaxed);
+}
+
+bool ForeignTeam::run(const Job &job) {
+  if (job.total == 0) return true;
+  if (busy_.load(std::memory_order_relaxed) || busy_.exchange(true, std::memory_order_acquire))
+    return false;
+  const ParallelFor &pf = pf_;
+  if (!pf.parallel_for || (pf.on_worker && pf.on_worker(pf.user))) {
+    busy_.store(false, std::memory_order_release);
+    return false;
+  }
+  const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(pf.threads, job.total));
+  if (n <= 1) {
+    job.run(job.ctx, 0, job.total, 0);
+    busy_.store(false, std::memory_order_release);
+    return true;
+  }
+  if (nblocks_ < n) {
+    blocks_.reset(new Block[n]);
+    nblocks_ = n;
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    std::uint64_t b, e;
+    staticBlock(job.total, n, k, b, e);
+    blocks_[k].next.store(b, std::memory_order_relaxed);
+    blocks_[k].end = e;
+  }
+  Run r{&job, blocks_.get(), n};
+  pf.parallel_for(pf.user, n, &ForeignTeam::task, &r);
+  // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left.
+  for (unsigned k = 0; k < n; ++k) claimBlock(blocks_[k].next, blocks_[k].end, job, 0);
+  noteJoin(r.all_done_ns.load(std::memory_order_relaxed));
+  busy_.store(false, std::memory_order_release);
+  return true;
+}
+
+// The parallel-for's join waits for every task, also one whose thread was kept from
+// running (another process on its CPU): the work was done long before the join. Such a
+// job is a strike; after one, slow() is true for a while (doubling with each strike in a
+// row, up to a limit) and then the team is tried again.
+void ForeignTeam::noteJoin(std::uint64_t all_done_ns) {
+  constexpr std::uint64_t kLateJoinNs = 100'000;
+  constexpr std::uint64_t kFirstPauseNs = 50'000'000, kLongestPauseNs = 1'000'000'000;
+  const std::uint64_t now = nowNs();
+  if (all_done_ns == 0 || now - all_done_ns < kLateJoinNs) {
+    pause_ns_ = 0;
+    return;
+  }
+  pause_ns_ = pause_ns_ ? std::min(pause_ns_ * 2, kLongestPauseNs) : kFirstPauseNs;
+  slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
+  strikes_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool ForeignTeam::slow() const {
+  const std::uint64_t until = slow_until_ns_.load(std::memory_order_relaxed);
+  return until != 0 && nowNs() < until;
+}
+
+std::uint64_t defaultThreadStackBytes() {
+  std::size_t size = 0;
+  pthread_attr_t attr;
+  if (pthread_getattr_default_np(&attr) == 0) {
+    pthread_attr_getstacksize(&attr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  return size ? size : std::size_t{8} << 20;
+}
+
+void ForeignTeam::reset(const ParallelFor *pf, std::uint64_t stack_bytes) {
+  while (busy_.exchange(true, std::memory_order_acquire)) sched_yield();
+  pf_ = pf ? *pf : ParallelFor{};
+  stack_bytes_.store(stack_bytes, std::memory_order_relaxed);
+  active_.store(pf != nullptr, std::memory_order_release);
+  busy_.store(false, std::memory_order_release);
+}
+
+}  // namespace hk::team

@@ -1,0 +1,81 @@
+// A team made of the application's threads: each job becomes one call of a parallel-for
+// the application provides (its OpenMP runtime, or a pool handed over with
+// hkSetTeamExecutor), task k running block k of the groups. See docs/team.md.
+//
+//   hk::team::ForeignTeam team;
+//   team.reset(&pool_for, stack_bytes);      // ParallelFor{poolFor, pool, poolOwns, 4}
+//   if (!team.run(job))                      // busy, or called on one of the pool's threads
+//     job.run(job.ctx, 0, job.total, 0);     // run it inline instead
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "team/team.hpp"
+
+namespace hk::team {
+
+// The application's parallel-for: run task(task_ctx, i) for every i in [0, n), then
+// return (hk_team_executor in include/hostkernel/executor.h).
+struct ParallelFor {
+  void (*parallel_for)(void *user, unsigned n, void (*task)(void *, unsigned), void *task_ctx);
+  void *user;
+  int (*on_worker)(void *user);  // optional: nonzero on the pool's own threads
+  unsigned threads;              // tasks per job
+};
+
+// The process's default thread stack size (pthread_getattr_default_np): what the threads
+// of a pool get unless it sets their stacks.
+std::uint64_t defaultThreadStackBytes();
+
+class ForeignTeam {
+ public:
+  ForeignTeam() = default;
+  ForeignTeam(const ForeignTeam &) = delete;
+  ForeignTeam &operator=(const ForeignTeam &) = delete;
+
+  // Makes `pf` (copied) the team's parallel-for, with threads of `stack_bytes` usable
+  // stack; null: none (run() returns false). Waits for a job running on the previous one
+  // to finish, so that its pool may go once this returns.
+  void reset(const ParallelFor *pf, std::uint64_t stack_bytes);
+  bool active() const { return active_.load(std::memory_order_acquire); }
+  // Jobs whose Job::stack_bytes is larger do not fit the pool's threads.
+  std::uint64_t stackBytes() const { return stack_bytes_.load(std::memory_order_relaxed); }
+
+  // Runs the job as pf.threads tasks and returns when every group ran exactly once, true.
+  // False WITHOUT running anything when another job is running on this team (busy), when
+  // called on one of the pool's threads (pf.on_worker), or with no parallel-for: the
+  // caller then runs the job inline. One thread, or one group, runs on the caller.
+  bool run(const Job &job);
+
+  // True for a while after a job whose parallel-for returned long after its last group
+  // finished: one of the pool's threads was kept from running (a busy CPU). Jobs meant
+  // for a team that answers promptly go elsewhere meanwhile (team/dispatch.cpp).
+  bool slow() const;
+  // Jobs that made slow() true, since the team was made.
+  std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
+
+ private:
+  void noteJoin(std::uint64_t all_done_ns);
+  // Block k: groups [next, end) not yet claimed. A static job claims a whole block with
+  // one exchange; a stealing one claims chunks with fetch_add, as the own team does.
+  struct alignas(64) Block {
+    std::atomic<std::uint64_t> next{0};
+    std::uint64_t end = 0;
+  };
+  struct Run;
+  static void task(void *run, unsigned index);
+
+  std::atomic<bool> busy_{false};    // a job runs, or reset() holds the team
+  std::atomic<bool> active_{false};  // pf_ is set
+  std::atomic<std::uint64_t> stack_bytes_{0};
+  ParallelFor pf_{};                 // written and read with busy_ held
+  std::unique_ptr<Block[]> blocks_;  // one per task; grown with busy_ held
+  unsigned nblocks_ = 0;
+  std::uint64_t pause_ns_ = 0;                   // the last slow() period (busy_ held)
+  std::atomic<std::uint64_t> slow_until_ns_{0};
+  std::atomic<std::uint64_t> strikes_{0};
+};
+
+}  // namespace hk::team

@@ -1,0 +1,57 @@
+// How a job's groups are divided among a team's threads: the static blocks, and the two
+// ways of claiming groups from a block, shared by the own team and ForeignTeam.
+//
+//   std::uint64_t b, e;
+//   staticBlock(job.total, n, k, b, e);               // block k: [b, e)
+//   next.store(b); end = e;                           // published with the job
+//   claimBlock(next, end, job, k);                    // static: the whole rest, once
+//   drainChunks(next, end, job, k);                   // stealing: chunk by chunk
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
+#include "team/team.hpp"
+
+namespace hk::team {
+
+// Block k of a static split of `total` groups over `n` threads: the first total % n
+// blocks get one group more.
+inline void staticBlock(std::uint64_t total, unsigned n, unsigned k, std::uint64_t &begin,
+                        std::uint64_t &end) {
+  const std::uint64_t q = total / n, r = total % n;
+  begin = k * q + std::min<std::uint64_t>(k, r);
+  end = begin + q + (k < r ? 1 : 0);
+}
+
+// Claims what is left of the block in one exchange and runs it on `thread`; the number
+// of groups run (0 when someone else had claimed it).
+inline std::uint64_t claimBlock(std::atomic<std::uint64_t> &next, std::uint64_t end,
+                                const Job &job, unsigned thread) {
+  if (next.load(std::memory_order_relaxed) >= end) return 0;
+  const std::uint64_t b = next.exchange(end, std::memory_order_relaxed);
+  if (b >= end) return 0;
+  job.run(job.ctx, b, end, thread);
+  return end - b;
+}
+
+// Claims chunks of a quarter of what is left (at least one group) until the block is
+// empty, running each on `thread`; fetch_add makes every claim disjoint, and a claim past
+// `end` is empty. The number of groups run.
+inline std::uint64_t drainChunks(std::atomic<std::uint64_t> &next, std::uint64_t end,
+                                 const Job &job, unsigned thread) {
+  std::uint64_t count = 0;
+  for (;;) {
+    const std::uint64_t cur = next.load(std::memory_order_relaxed);
+    if (cur >= end) return count;
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, (end - cur) >> 2);
+    const std::uint64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
+    if (b >= end) return count;
+    const std::uint64_t e = std::min(b + chunk, end);
+    job.run(job.ctx, b, e, thread);
+    count += e - b;
+  }
+}
+
+}  // namespace hk::team

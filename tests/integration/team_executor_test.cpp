@@ -1,0 +1,60 @@
+// hkSetTeamExecutor through the C API, with the example pool (thread_pool.hpp): large
+// launches run on the pool's threads, every work-item exactly once; a launch made from
+// inside one of the pool's tasks runs inline and completes (no wait on the pool it runs
+// in); NULL restores the default team.
+#include "integration/bump_kernel.hpp"
+#include "integration/thread_pool.hpp"
+
+namespace {
+
+using TeamExecutor = BumpKernel;
+
+TEST_F(TeamExecutor, LaunchesRunOnThePoolEveryWorkItemOnce) {
+  for (unsigned threads : {2u, 3u}) {
+    ThreadPool pool(threads);
+    hk_team_executor e = pool.executor();
+    ASSERT_EQ(hkSetTeamExecutor(&e), CL_SUCCESS);
+    const hk_launch_counts before = counts();
+    for (int i = 0; i < 20; ++i) ASSERT_EQ(launch(), CL_SUCCESS);
+    const hk_launch_counts after = counts();
+    EXPECT_EQ(after.by_path[HK_PATH_TEAM] - before.by_path[HK_PATH_TEAM], 20u)
+        << Describe(after);
+    EXPECT_GE(pool.tasksRun(), 20u * threads) << "the launches did not reach the pool";
+    ASSERT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
+  }
+  EXPECT_EQ(wrongElements(40), 0u);
+}
+
+TEST_F(TeamExecutor, LaunchFromInsideAPoolTaskRunsInline) {
+  ThreadPool pool(2);
+  hk_team_executor e = pool.executor();
+  ASSERT_EQ(hkSetTeamExecutor(&e), CL_SUCCESS);
+  const hk_launch_counts before = counts();
+  // The application's own parallel work launches a kernel from task 0 (the caller of
+  // parallelFor, inside the pool): it must not wait on the pool.
+  struct Ctx {
+    BumpKernel *test;
+    cl_int result = CL_SUCCESS;
+  } ctx{this};
+  pool.parallelFor(
+      2,
+      [](void *p, unsigned i) {
+        if (i == 0) static_cast<Ctx *>(p)->result = static_cast<Ctx *>(p)->test->launch();
+      },
+      &ctx);
+  EXPECT_EQ(ctx.result, CL_SUCCESS);
+  const hk_launch_counts after = counts();
+  EXPECT_EQ(after.by_path[HK_PATH_INLINE] - before.by_path[HK_PATH_INLINE], 1u)
+      << Describe(after);
+  EXPECT_EQ(wrongElements(1), 0u);
+}
+
+TEST_F(TeamExecutor, InvalidArgumentsAndRestore) {
+  hk_team_executor e{};
+  EXPECT_EQ(hkSetTeamExecutor(&e), CL_INVALID_VALUE);  // no parallel_for
+  EXPECT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
+  EXPECT_EQ(launch(), CL_SUCCESS);  // the default team again
+  EXPECT_EQ(wrongElements(1), 0u);
+}
+
+}  // namespace

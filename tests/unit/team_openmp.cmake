@@ -1,0 +1,13 @@
+# The OpenMP team tests link OpenMP themselves (libhostkernel never does: it finds the
+# process's runtime with dlsym). Under ThreadSanitizer they skip themselves
+# (tests/unit/team_openmp_test.cpp says why).
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+foreach(t unit.team_openmp_test integration.team_openmp_launch_test)
+  string(REGEX REPLACE "^[a-z]+\\." "" target ${t})
+  if(TARGET ${target})
+    target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+    # openmp, not auto: auto runs jobs inline for a while after a slow join (a loaded
+    # machine), and these tests count where jobs ran.
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT HOSTKERNEL_TEAM=openmp)
+  endif()
+endforeach()
