@@ -6,8 +6,9 @@
 // layer.map) when it initialises, with `target`, the table of what lies below this layer
 // (the loader's trampolines, or the next layer). hostkernel's calls into OpenCL are sent
 // there (hk::setNextDispatch), and the table returned to the loader is a copy of `target`
-// in which the functions hostkernel must see are replaced by the hk* functions: every
-// function of replace.h plus the event queries. Everything else passes through untouched.
+// in which the functions hostkernel must see are replaced by the hk* functions: those of
+// include/hostkernel/entries.def, the list replace.h is written from. Everything else
+// passes through untouched.
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
 // hostkernel's introspection functions (hkGetKernelLaunchCounts, hkReasonString,
@@ -20,67 +21,6 @@
 #include <cstring>
 
 #include "base/next.hpp"
-
-// The functions this layer replaces, in replace.h's order, plus the event queries.
-// tests/integration/layer.cmake checks that this list and replace.h name the same ones.
-#define HK_LAYER_ENTRIES(X)           \
-  X(EnqueueNDRangeKernel)             \
-  X(EnqueueTask)                      \
-  X(SetKernelArg)                     \
-  X(SetKernelArgSVMPointer)           \
-  X(Finish)                           \
-  X(Flush)                            \
-  X(WaitForEvents)                    \
-  X(EnqueueReadBuffer)                \
-  X(EnqueueWriteBuffer)               \
-  X(EnqueueReadBufferRect)            \
-  X(EnqueueWriteBufferRect)           \
-  X(EnqueueCopyBuffer)                \
-  X(EnqueueCopyBufferRect)            \
-  X(EnqueueFillBuffer)                \
-  X(EnqueueMapBuffer)                 \
-  X(EnqueueUnmapMemObject)            \
-  X(EnqueueReadImage)                 \
-  X(EnqueueWriteImage)                \
-  X(EnqueueCopyImage)                 \
-  X(EnqueueFillImage)                 \
-  X(EnqueueCopyImageToBuffer)         \
-  X(EnqueueCopyBufferToImage)         \
-  X(EnqueueMapImage)                  \
-  X(EnqueueMigrateMemObjects)         \
-  X(EnqueueMarkerWithWaitList)        \
-  X(EnqueueBarrierWithWaitList)       \
-  X(EnqueueMarker)                    \
-  X(EnqueueBarrier)                   \
-  X(EnqueueWaitForEvents)             \
-  X(EnqueueNativeKernel)              \
-  X(EnqueueSVMFree)                   \
-  X(EnqueueSVMMemcpy)                 \
-  X(EnqueueSVMMemFill)                \
-  X(EnqueueSVMMap)                    \
-  X(EnqueueSVMUnmap)                  \
-  X(EnqueueSVMMigrateMem)             \
-  X(CreateBuffer)                     \
-  X(CreateSubBuffer)                  \
-  X(CreateCommandQueue)               \
-  X(CreateCommandQueueWithProperties) \
-  X(CreateProgramWithSource)          \
-  X(CreateProgramWithBinary)          \
-  X(CreateProgramWithIL)              \
-  X(BuildProgram)                     \
-  X(CompileProgram)                   \
-  X(LinkProgram)                      \
-  X(CreateKernel)                     \
-  X(CreateKernelsInProgram)           \
-  X(CloneKernel)                      \
-  X(ReleaseKernel)                    \
-  X(ReleaseProgram)                   \
-  X(ReleaseMemObject)                 \
-  X(ReleaseCommandQueue)              \
-  X(ReleaseContext)                   \
-  X(ReleaseEvent)                     \
-  X(GetEventInfo)                     \
-  X(GetEventProfilingInfo)
 
 namespace {
 
@@ -157,9 +97,9 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
   hk::setNextDispatch(&g_target);
 
   g_layer = g_target;
-#define HK_LAYER_REPLACE(name) g_layer.cl##name = &hk##name;
-  HK_LAYER_ENTRIES(HK_LAYER_REPLACE)
-#undef HK_LAYER_REPLACE
+  // The functions of entries.def, the list replace.h is written from.
+#define HK_ENTRY(ret, name, params, args) g_layer.cl##name = &hk##name;
+#include <hostkernel/entries.def>
   g_layer.clGetExtensionFunctionAddress = &layerGetExtensionFunctionAddress;
   g_layer.clGetExtensionFunctionAddressForPlatform =
       &layerGetExtensionFunctionAddressForPlatform;

@@ -7,11 +7,11 @@
 // profiling timestamps), and that the launches ran directly. For the last it asks the
 // layer, through the standard extension mechanism, for hkGetKernelLaunchCounts
 // (clGetExtensionFunctionAddressForPlatform): without the layer that lookup fails, and
-// so does every test that expects direct launches. hostkernel.h is included for the
+// so does every test that expects direct launches. hostkernel_ext.h is included for the
 // hk_launch_counts type only; no hk* function is linked.
 #include <CL/cl.h>
 #include <gtest/gtest.h>
-#include <hostkernel/hostkernel.h>
+#include <hostkernel/hostkernel_ext.h>
 
 #include <cmath>
 #include <cstdint>
