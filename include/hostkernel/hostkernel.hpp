@@ -455,6 +455,23 @@ struct Local {
   std::size_t bytes() const { return count * sizeof(T); }
 };
 
+// What hostkernel knows about a kernel's variants (Kernel::variants(); each field is the
+// value of the HK_KERNEL_VARIANT_* query of the same name, see hostkernel_ext.h).
+//
+//   hk::KernelVariants v = scale.variants();
+//   if (v.native && v.unchecked_groups == 0) ...;   // no full group ran unchecked yet
+struct KernelVariants {
+  cl_bool native = CL_FALSE;
+  cl_bool unchecked_built = CL_FALSE;
+  cl_bool unchecked_used = CL_FALSE;
+  cl_ulong checked_groups = 0;
+  cl_ulong unchecked_groups = 0;
+  std::size_t specialized_local_size[3] = {0, 0, 0};
+  cl_ulong specialized_launches = 0;
+  cl_bool group_free = CL_FALSE;
+  std::size_t planned_local_size[3] = {0, 0, 0};
+};
+
 // A kernel of a program, launched with its arguments in order: hk::Buffer<T> (or a raw
 // cl_mem) for global and constant pointers, hk::Local<T>(n) for local pointers, and values
 // (scalars, vectors such as cl_float4, structs) by value. Argument kinds are checked
@@ -477,8 +494,10 @@ class Kernel {
     cl_uint n = 0;
     clGetKernelInfo(kernel_, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
     // A native kernel's argument 0 is the hidden ndrange: hostkernel sets it.
-    hk_variant_info variants{};
-    if (hkGetKernelVariantInfo(kernel_, &variants) == CL_SUCCESS && variants.native)
+    cl_bool native = CL_FALSE;
+    if (hkGetKernelVariantInfo(kernel_, HK_KERNEL_VARIANT_NATIVE, sizeof native, &native,
+                               nullptr) == CL_SUCCESS &&
+        native)
       hidden_ = 1;
     args_.resize(n - hidden_);
     for (cl_uint i = hidden_; i < n; ++i) {
@@ -532,10 +551,19 @@ class Kernel {
     detail::check(hkGetKernelLaunchCounts(kernel_, &c), name_ + ": hkGetKernelLaunchCounts");
     return c;
   }
-  // Work-groups run by each variant, for native kernels (hk::Program::native).
-  hk_variant_info variants() const {
-    hk_variant_info v{};
-    detail::check(hkGetKernelVariantInfo(kernel_, &v), name_ + ": hkGetKernelVariantInfo");
+  // What hostkernel knows about the kernel's variants: work-groups run by each variant
+  // for native kernels (hk::Program::native), its specialized and planned local sizes.
+  KernelVariants variants() const {
+    KernelVariants v;
+    query(HK_KERNEL_VARIANT_NATIVE, v.native);
+    query(HK_KERNEL_VARIANT_UNCHECKED_BUILT, v.unchecked_built);
+    query(HK_KERNEL_VARIANT_UNCHECKED_USED, v.unchecked_used);
+    query(HK_KERNEL_VARIANT_CHECKED_GROUPS, v.checked_groups);
+    query(HK_KERNEL_VARIANT_UNCHECKED_GROUPS, v.unchecked_groups);
+    query(HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE, v.specialized_local_size);
+    query(HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES, v.specialized_launches);
+    query(HK_KERNEL_VARIANT_GROUP_FREE, v.group_free);
+    query(HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE, v.planned_local_size);
     return v;
   }
   const std::string &name() const { return name_; }
@@ -549,6 +577,12 @@ class Kernel {
     std::string name, type;               // empty when the program has no argument info
     cl_kernel_arg_address_qualifier address = 0;  // 0: unknown
   };
+
+  template <class V>
+  void query(hk_kernel_variant_info name, V &value) const {
+    detail::check(hkGetKernelVariantInfo(kernel_, name, sizeof value, &value, nullptr),
+                  name_ + ": hkGetKernelVariantInfo");
+  }
 
   template <class X> struct IsBuffer : std::false_type {};
   template <class X> struct IsBuffer<Buffer<X>> : std::true_type {};

@@ -68,32 +68,46 @@ HK_API cl_program hkCreateNativeProgramWithSource(cl_context context, cl_uint co
 HK_API cl_program hkCreateNativeProgramWithSPIRV(cl_context context, const void *il,
                                                  size_t length, cl_int *errcode_ret);
 
-typedef struct hk_variant_info {
-  cl_bool native;            /* the kernel takes the hidden ndrange (HK_KERNEL) */
-  cl_bool unchecked_built;   /* its program's unchecked variant has been built */
-  cl_bool unchecked_used;    /* full work-groups of direct launches run it */
-  cl_ulong checked_groups;   /* work-groups run directly by the checked variant */
-  cl_ulong unchecked_groups; /* ... and by the unchecked one */
-  /* A hot kernel's team launches of one geometry use PoCL's work-group function
-   * specialized for it (docs/specialized.md): its local size (0 0 0: none), and how many
-   * launches ran it. */
-  size_t specialized_local_size[3];
-  cl_ulong specialized_launches;
-  /* The kernel's work-items cannot tell which work-group they are in (no local or group
-   * ids or sizes, barriers, local memory or printf), so it gives the same results with
-   * any uniform work-group size: hostkernel merges its work-groups, up to 2048
-   * work-items, along x (1-D groups and small 2-D and 3-D ones) or along y (2-D and 3-D
-   * groups of 256 work-items or more, which keep their rows) (docs/launch.md, "Merged
-   * work-groups"). */
-  cl_bool group_free;
-  /* The work-group size hostkernel ran the kernel's latest planned launch with (0 0 0:
-   * none yet). */
-  size_t planned_local_size[3];
-} hk_variant_info;
+/* What hostkernel knows about a kernel's variants, one value per query as with
+ * clGetKernelWorkGroupInfo (so that a new value never changes an old one's layout):
+ *
+ *   cl_ulong groups = 0;
+ *   hkGetKernelVariantInfo(kernel, HK_KERNEL_VARIANT_UNCHECKED_GROUPS, sizeof groups,
+ *                          &groups, NULL);
+ *
+ * Errors: CL_INVALID_KERNEL for a kernel that is not valid; CL_INVALID_VALUE if
+ * param_name is not one of these, or param_value is not NULL and param_value_size is
+ * smaller than the value's size (the type after each name). */
+typedef cl_uint hk_kernel_variant_info;
+/* cl_bool: the kernel takes the hidden ndrange (HK_KERNEL) */
+#define HK_KERNEL_VARIANT_NATIVE 0x4B01
+/* cl_bool: its program's unchecked variant has been built */
+#define HK_KERNEL_VARIANT_UNCHECKED_BUILT 0x4B02
+/* cl_bool: full work-groups of direct launches run it */
+#define HK_KERNEL_VARIANT_UNCHECKED_USED 0x4B03
+/* cl_ulong: work-groups run directly by the checked variant */
+#define HK_KERNEL_VARIANT_CHECKED_GROUPS 0x4B04
+/* cl_ulong: ... and by the unchecked one */
+#define HK_KERNEL_VARIANT_UNCHECKED_GROUPS 0x4B05
+/* size_t[3]: a hot kernel's team launches of one geometry use PoCL's work-group function
+ * specialized for it (docs/specialized.md): its local size (0 0 0: none) */
+#define HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE 0x4B06
+/* cl_ulong: how many launches ran the specialized function */
+#define HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES 0x4B07
+/* cl_bool: the kernel's work-items cannot tell which work-group they are in (no local or
+ * group ids or sizes, barriers, local memory or printf), so it gives the same results
+ * with any uniform work-group size: hostkernel merges its work-groups, up to 2048
+ * work-items, along x (1-D groups and small 2-D and 3-D ones) or along y (2-D and 3-D
+ * groups of 256 work-items or more, which keep their rows) (docs/launch.md, "Merged
+ * work-groups") */
+#define HK_KERNEL_VARIANT_GROUP_FREE 0x4B08
+/* size_t[3]: the work-group size hostkernel ran the kernel's latest planned launch with
+ * (0 0 0: none yet) */
+#define HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE 0x4B09
 
-/* What hostkernel knows about the kernel's variants. CL_INVALID_KERNEL for a kernel that
- * is not valid. */
-HK_API cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_variant_info *info);
+HK_API cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret);
 
 /* ---- introspection ------------------------------------------------------------- */
 /* The path a launch took. */

@@ -1,12 +1,16 @@
-// Launch counts by path and reason: per kernel on request, for all kernels at exit with
+// What hostkernel tells about a kernel: its variants (hkGetKernelVariantInfo), its launch
+// counts by path and reason, per kernel on request and for all kernels at exit with
 // HOSTKERNEL_REPORT=1.
 #include <hostkernel/hostkernel.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 #include "api/registry.hpp"
 #include "base/config.hpp"
+#include "program/native_program.hpp"
 
 using namespace hk::api;
 
@@ -31,9 +35,64 @@ struct ReportAtExit {
   }
 } g_report_at_exit;
 
+// Answers a get-info query as OpenCL does: the size always, the value if there is room
+// for all of it (CL_INVALID_VALUE otherwise).
+cl_int answer(const void *value, size_t size, size_t param_value_size, void *param_value,
+              size_t *param_value_size_ret) {
+  if (param_value) {
+    if (param_value_size < size) return CL_INVALID_VALUE;
+    std::memcpy(param_value, value, size);
+  }
+  if (param_value_size_ret) *param_value_size_ret = size;
+  return CL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
+
+cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_name,
+                              size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret) {
+  cl_int err = CL_SUCCESS;
+  KernelEntry *k = kernel ? registry().kernelEntry(kernel, &err) : nullptr;
+  if (!k) return err != CL_SUCCESS ? err : CL_INVALID_KERNEL;
+  std::lock_guard lock(k->mutex);
+  const auto flag = [&](bool b) {
+    const cl_bool v = b ? CL_TRUE : CL_FALSE;
+    return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
+  };
+  const auto count = [&](const std::atomic<std::uint64_t> &c) {
+    const cl_ulong v = c.load(std::memory_order_relaxed);
+    return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
+  };
+  size_t sizes[3] = {0, 0, 0};
+  switch (param_name) {
+    case HK_KERNEL_VARIANT_NATIVE:
+      return flag(k->hidden_ndrange);
+    case HK_KERNEL_VARIANT_UNCHECKED_BUILT:
+      return flag(k->native && k->native->uncheckedBuilt());
+    case HK_KERNEL_VARIANT_UNCHECKED_USED:
+      return flag(k->unchecked != nullptr);
+    case HK_KERNEL_VARIANT_CHECKED_GROUPS:
+      return count(k->checked_groups);
+    case HK_KERNEL_VARIANT_UNCHECKED_GROUPS:
+      return count(k->unchecked_groups);
+    case HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE:
+      if (k->special.load(std::memory_order_acquire))
+        for (int d = 0; d < 3; ++d) sizes[d] = static_cast<size_t>(k->special_geometry.local[d]);
+      return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
+    case HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES:
+      return count(k->special_launches);
+    case HK_KERNEL_VARIANT_GROUP_FREE:
+      return flag(k->image && k->image->group_free);
+    case HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE:
+      for (int d = 0; d < 3; ++d) sizes[d] = k->planned_local[d];
+      return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
 
 const char *hkReasonString(hk_reason reason) {
   switch (reason) {

@@ -39,6 +39,7 @@
 #include <hostkernel/hostkernel.h>
 #include <hostkernel/hostkernel.hpp>
 #include "launch_counts.hpp"
+#include "support/variant_groups.hpp"
 
 namespace {
 
@@ -376,10 +377,9 @@ TEST_F(Faults, OutOfBoundsWriteInPartialGroupIsCaughtByCheckedVariant) {
       ASSERT_EQ(host[i], 7) << "launch with v " << v << " wrote past the ndrange, at " << i;
   }
   EXPECT_EQ(Direct(Counts(k)), 3u);
-  hk_variant_info info{};
-  ASSERT_EQ(hkGetKernelVariantInfo(k, &info), CL_SUCCESS);
-  EXPECT_EQ(info.unchecked_groups, 2u * 15u) << "full groups of launches 2 and 3";
-  EXPECT_EQ(info.checked_groups, 16u + 2u) << "launch 1, then the boundary groups";
+  const VariantGroups groups = GroupsByVariant(k);
+  EXPECT_EQ(groups.unchecked, 2u * 15u) << "full groups of launches 2 and 3";
+  EXPECT_EQ(groups.checked, 16u + 2u) << "launch 1, then the boundary groups";
   hkReleaseMemObject(out);
   hkReleaseMemObject(parent);
   hkReleaseKernel(k);
