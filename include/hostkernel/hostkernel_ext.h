@@ -1,6 +1,7 @@
 /* hostkernel's own functions, beyond the drop-in replacements of hostkernel.h (as
- * cl_ext.h is to cl.h): programs made from SPIR-V and native programs, what hostkernel
- * knows about a kernel's variants, and where its launches went and why.
+ * cl_ext.h is to cl.h): the device it runs kernels on directly, programs made from
+ * SPIR-V and native programs, what hostkernel knows about a kernel's variants, and where
+ * its launches went and why.
  *
  *   hk_launch_counts c;        // which path each launch took, and why
  *   hkGetKernelLaunchCounts(kernel, &c);
@@ -18,6 +19,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the device ----------------------------------------------------------------- */
+/* The device whose launches hostkernel runs directly: PoCL 3.1's CPU device (pthread or
+ * basic driver), and its platform (platform may be NULL). CL_DEVICE_NOT_FOUND when there
+ * is none (no PoCL, or a PoCL that hostkernel does not support; launches elsewhere still
+ * work, through the device's queue), CL_INVALID_VALUE if device is NULL.
+ *
+ *   cl_platform_id platform;
+ *   cl_device_id device;
+ *   if (hkGetPoclDevice(&platform, &device) != CL_SUCCESS) ...;   // no direct launches
+ *   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+ */
+HK_API cl_int hkGetPoclDevice(cl_platform_id *platform, cl_device_id *device);
 
 /* ---- SPIR-V (PoCL 3.1 rejects clCreateProgramWithIL) ---------------------------- */
 /* Translates a SPIR-V module (OpenCL kernels, 64-bit) to SPIR 1.2 bitcode in process and

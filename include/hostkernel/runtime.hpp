@@ -5,9 +5,6 @@
 #include <hostkernel/error.hpp>
 #include <hostkernel/hostkernel.h>
 
-#include <cstring>
-#include <vector>
-
 namespace hk {
 
 // PoCL's CPU device with a context and an in-order queue: where programs are built,
@@ -19,8 +16,7 @@ namespace hk {
 //   rt.finish();                             // every launch and transfer done
 class Runtime {
  public:
-  // Finds PoCL's CPU device ("Portable Computing Language" platform); throws
-  // CL_DEVICE_NOT_FOUND without one.
+  // Finds PoCL's CPU device (hkGetPoclDevice); throws CL_DEVICE_NOT_FOUND without one.
   Runtime() : Runtime(findPoclCpu()) {}
   // A context and queue on `device`.
   explicit Runtime(cl_device_id device) : device_(device) {
@@ -60,18 +56,8 @@ class Runtime {
 
  private:
   static cl_device_id findPoclCpu() {
-    cl_uint n = 0;
-    if (clGetPlatformIDs(0, nullptr, &n) != CL_SUCCESS) n = 0;
-    std::vector<cl_platform_id> platforms(n);
-    if (n) clGetPlatformIDs(n, platforms.data(), nullptr);
-    for (cl_platform_id p : platforms) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-      cl_device_id device = nullptr;
-      if (std::strstr(name, "Portable Computing Language") &&
-          clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS)
-        return device;
-    }
+    cl_device_id device = nullptr;
+    if (hkGetPoclDevice(nullptr, &device) == CL_SUCCESS) return device;
     throw Error(CL_DEVICE_NOT_FOUND,
                 "hk::Runtime: no PoCL CPU device (is pocl-opencl-icd installed?)");
   }

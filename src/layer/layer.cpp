@@ -12,8 +12,9 @@
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
 // hostkernel's introspection functions (hkGetKernelLaunchCounts, hkReasonString,
-// hkPrintReport), so that a program can ask where its launches went without linking
-// hostkernel; for every other name the call is forwarded.
+// hkPrintReport) and for hkGetPoclDevice, so that a program can find the device and ask
+// where its launches went without linking hostkernel; for every other name the call is
+// forwarded.
 #include <CL/cl_layer.h>
 #include <hostkernel/hostkernel.h>
 
@@ -32,13 +33,15 @@ cl_icd_dispatch g_target;
 // What the loader calls.
 cl_icd_dispatch g_layer;
 
-// hostkernel's introspection functions, for programs that do not link hostkernel.
+// hostkernel's introspection functions and device lookup, for programs that do not link
+// hostkernel.
 void *extensionFunction(const char *name) {
   if (!name) return nullptr;
   if (!std::strcmp(name, "hkGetKernelLaunchCounts"))
     return reinterpret_cast<void *>(&hkGetKernelLaunchCounts);
   if (!std::strcmp(name, "hkReasonString")) return reinterpret_cast<void *>(&hkReasonString);
   if (!std::strcmp(name, "hkPrintReport")) return reinterpret_cast<void *>(&hkPrintReport);
+  if (!std::strcmp(name, "hkGetPoclDevice")) return reinterpret_cast<void *>(&hkGetPoclDevice);
   return nullptr;
 }
 

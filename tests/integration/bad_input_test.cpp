@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 namespace {
 
@@ -136,12 +136,6 @@ class BadInput : public ::testing::Test {
     for (size_t i = 0; i < kElems; ++i) differ += after_hk[i] != after_pocl[i];
     EXPECT_EQ(differ, 0u) << what << ": " << differ << " elements differ from PoCL's result";
     return hk;
-  }
-
-  hk_launch_counts Counts(cl_kernel k) {
-    hk_launch_counts c{};
-    EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-    return c;
   }
 
   cl_device_id device_ = nullptr;

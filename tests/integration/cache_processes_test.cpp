@@ -26,7 +26,7 @@
 #include <vector>
 
 #include <hostkernel/hostkernel.h>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 namespace fs = std::filesystem;
 

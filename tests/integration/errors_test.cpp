@@ -16,7 +16,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 namespace {
 
@@ -47,12 +47,6 @@ using SetArgFn = cl_int (*)(cl_kernel, cl_uint, size_t, const void *);
 
 EnqueueFn PoclEnqueue() { return &clEnqueueNDRangeKernel; }
 EnqueueFn HkEnqueue() { return &hkEnqueueNDRangeKernel; }
-
-hk_launch_counts Counts(cl_kernel k) {
-  hk_launch_counts c{};
-  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  return c;
-}
 
 class HkErrors : public ::testing::Test {
  protected:

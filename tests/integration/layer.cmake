@@ -70,7 +70,8 @@ set_tests_properties(integration.layer_not_loaded PROPERTIES
 # (its hk* calls are plain cl* calls in this build), so the two results must agree and
 # the layer's report must show no launch that fell back to PoCL's queue.
 add_executable(layer_corpus ${CMAKE_CURRENT_LIST_DIR}/corpus_test.cpp)
-target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include
+  ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(layer_corpus PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main)
 target_compile_definitions(layer_corpus PRIVATE HK_QUEUE_ONLY
   HK_KERNELS_DIR="${PROJECT_SOURCE_DIR}/kernels")

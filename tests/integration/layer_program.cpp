@@ -161,6 +161,20 @@ TEST_F(Layer, IsLoadedAndAnswersLaunchCounts) {
             nullptr);
 }
 
+// A program that does not link hostkernel finds the device hostkernel runs on through the
+// layer.
+TEST_F(Layer, AnswersHkGetPoclDevice) {
+  using GetPoclDeviceFn = cl_int (*)(cl_platform_id *, cl_device_id *);
+  const auto get_pocl_device = reinterpret_cast<GetPoclDeviceFn>(
+      clGetExtensionFunctionAddressForPlatform(env.platform, "hkGetPoclDevice"));
+  ASSERT_NE(get_pocl_device, nullptr) << "the layer is not loaded";
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  ASSERT_EQ(get_pocl_device(&platform, &device), CL_SUCCESS);
+  EXPECT_EQ(platform, env.platform);
+  EXPECT_EQ(device, env.device);
+}
+
 TEST_F(Layer, TrivialRunsDirectly) {
   cl_kernel k = env.kernel("trivial.cl", "trivial");
   cl_command_queue q = env.queue();

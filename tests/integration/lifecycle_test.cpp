@@ -33,17 +33,11 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-hk_launch_counts Counts(cl_kernel k) {
-  hk_launch_counts c{};
-  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  return c;
-}
 
 // Zero for a kernel not launched yet (hkGetKernelLaunchCounts's answer for a kernel that
 // was created but never used is checked in errors_test).

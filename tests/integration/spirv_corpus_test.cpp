@@ -34,6 +34,8 @@
 #include <string>
 #include <vector>
 
+#include "support/pocl_device.hpp"
+
 #ifndef HK_KERNELS_DIR
 #error "HK_KERNELS_DIR must name the kernels/ directory"
 #endif
@@ -165,19 +167,7 @@ struct Cl {
   }
 
   Cl() {
-    cl_uint n = 0;
-    clGetPlatformIDs(0, nullptr, &n);
-    std::vector<cl_platform_id> ps(n);
-    if (n) clGetPlatformIDs(n, ps.data(), nullptr);
-    for (cl_platform_id p : ps) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, "Portable Computing Language") &&
-          clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS)
-        break;
-      device = nullptr;
-    }
-    if (!device) {
+    if (!FindPoclDevice(nullptr, &device)) {
       error = "no PoCL CPU device";
       return;
     }

@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 namespace {
 
