@@ -5,7 +5,8 @@
  *
  *   hk_launch_counts c;        // which path each launch took, and why
  *   hkGetKernelLaunchCounts(kernel, &c);
- *   if (c.by_path[HK_PATH_QUEUE]) puts(hkReasonString(HK_REASON_NON_UNIFORM));
+ *   printf("%s: %llu\n", hkReasonString(HK_REASON_NON_UNIFORM),
+ *          (unsigned long long)c.by_reason[HK_REASON_NON_UNIFORM]);
  *
  * A program that only loads the OpenCL layer (libhostkernel-layer.so) gets the
  * introspection functions from clGetExtensionFunctionAddressForPlatform (docs/layer.md)
