@@ -151,8 +151,32 @@ typedef struct hk_launch_counts {
   cl_ulong by_reason[HK_REASON_COUNT]; /* queue launches by reason */
 } hk_launch_counts;
 
-/* Counts of this kernel's launches since it was created. CL_INVALID_KERNEL if hostkernel
- * has never seen the kernel. */
+/* Counts of this kernel's launches since it was created, one count per query as
+ * clGetKernelWorkGroupInfo answers (a reason added later adds a name and changes no other
+ * count's layout):
+ *
+ *   cl_ulong queued = 0;
+ *   hkGetKernelLaunchInfo(kernel, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_QUEUE), sizeof queued,
+ *                         &queued, NULL);
+ *
+ * Every value is a cl_ulong. Errors: CL_INVALID_KERNEL if hostkernel has never seen the
+ * kernel (or it was released); CL_INVALID_VALUE if param_name is not one of these (a path
+ * or a reason out of range, HK_REASON_NONE included), or param_value is not NULL and
+ * param_value_size is smaller than a cl_ulong. */
+typedef cl_uint hk_kernel_launch_info;
+/* launches that took the path (an hk_path) */
+#define HK_KERNEL_LAUNCHES_ON_PATH(path) ((hk_kernel_launch_info)(0x4C00 + (path)))
+/* launches that went to PoCL's queue for the reason (an hk_reason other than NONE) */
+#define HK_KERNEL_LAUNCHES_FOR_REASON(reason) ((hk_kernel_launch_info)(0x4C40 + (reason)))
+
+HK_API cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,
+                                    size_t param_value_size, void *param_value,
+                                    size_t *param_value_size_ret);
+
+/* The same counts in one struct. Its size follows HK_REASON_COUNT, which grows when a
+ * reason is added: code that may run with another version of libhostkernel than the one
+ * its header came from asks hkGetKernelLaunchInfo instead. CL_INVALID_KERNEL if
+ * hostkernel has never seen the kernel. */
 HK_API cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts);
 
 /* A short name for a reason ("non-uniform work-groups", ...). */

@@ -111,25 +111,29 @@ class Kernel {
     launchWith(global, &local, std::forward<Args>(args)...);
   }
 
-  // Launches so far by path (inline, team, PoCL's queue) and queue launches by reason.
+  // Launches so far by path (inline, team, PoCL's queue) and queue launches by reason,
+  // asked count by count (hkGetKernelLaunchInfo), so that the struct is this header's.
   hk_launch_counts counts() const {
     hk_launch_counts c{};
-    detail::check(hkGetKernelLaunchCounts(kernel_, &c), name_ + ": hkGetKernelLaunchCounts");
+    for (int p = HK_PATH_INLINE; p <= HK_PATH_QUEUE; ++p)
+      launchQuery(HK_KERNEL_LAUNCHES_ON_PATH(p), c.by_path[p]);
+    for (int r = HK_REASON_NONE + 1; r < HK_REASON_COUNT; ++r)
+      launchQuery(HK_KERNEL_LAUNCHES_FOR_REASON(r), c.by_reason[r]);
     return c;
   }
   // What hostkernel knows about the kernel's variants: work-groups run by each variant
   // for native kernels (hk::Program::native), its specialized and planned local sizes.
   KernelVariants variants() const {
     KernelVariants v;
-    query(HK_KERNEL_VARIANT_NATIVE, v.native);
-    query(HK_KERNEL_VARIANT_UNCHECKED_BUILT, v.unchecked_built);
-    query(HK_KERNEL_VARIANT_UNCHECKED_USED, v.unchecked_used);
-    query(HK_KERNEL_VARIANT_CHECKED_GROUPS, v.checked_groups);
-    query(HK_KERNEL_VARIANT_UNCHECKED_GROUPS, v.unchecked_groups);
-    query(HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE, v.specialized_local_size);
-    query(HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES, v.specialized_launches);
-    query(HK_KERNEL_VARIANT_GROUP_FREE, v.group_free);
-    query(HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE, v.planned_local_size);
+    variantQuery(HK_KERNEL_VARIANT_NATIVE, v.native);
+    variantQuery(HK_KERNEL_VARIANT_UNCHECKED_BUILT, v.unchecked_built);
+    variantQuery(HK_KERNEL_VARIANT_UNCHECKED_USED, v.unchecked_used);
+    variantQuery(HK_KERNEL_VARIANT_CHECKED_GROUPS, v.checked_groups);
+    variantQuery(HK_KERNEL_VARIANT_UNCHECKED_GROUPS, v.unchecked_groups);
+    variantQuery(HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE, v.specialized_local_size);
+    variantQuery(HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES, v.specialized_launches);
+    variantQuery(HK_KERNEL_VARIANT_GROUP_FREE, v.group_free);
+    variantQuery(HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE, v.planned_local_size);
     return v;
   }
   const std::string &name() const { return name_; }
@@ -145,9 +149,13 @@ class Kernel {
   };
 
   template <class V>
-  void query(hk_kernel_variant_info name, V &value) const {
+  void variantQuery(hk_kernel_variant_info name, V &value) const {
     detail::check(hkGetKernelVariantInfo(kernel_, name, sizeof value, &value, nullptr),
                   name_ + ": hkGetKernelVariantInfo");
+  }
+  void launchQuery(hk_kernel_launch_info name, cl_ulong &count) const {
+    detail::check(hkGetKernelLaunchInfo(kernel_, name, sizeof count, &count, nullptr),
+                  name_ + ": hkGetKernelLaunchInfo");
   }
 
   template <class X> struct IsBuffer : std::false_type {};

@@ -1,6 +1,6 @@
 // What hostkernel tells about a kernel: its variants (hkGetKernelVariantInfo), its launch
-// counts by path and reason, per kernel on request and for all kernels at exit with
-// HOSTKERNEL_REPORT=1.
+// counts by path and reason (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts), per kernel
+// on request and for all kernels at exit with HOSTKERNEL_REPORT=1.
 #include <hostkernel/hostkernel.h>
 
 #include <cstdio>
@@ -45,6 +45,13 @@ cl_int answer(const void *value, size_t size, size_t param_value_size, void *par
   }
   if (param_value_size_ret) *param_value_size_ret = size;
   return CL_SUCCESS;
+}
+
+// The kernel's entry if hostkernel has seen the kernel and it is not released.
+KernelEntry *countedKernel(cl_kernel kernel) {
+  if (!kernel) return nullptr;
+  KernelEntry *k = registry().kernels.find(kernel);
+  return k && k != registry().kernels.released() ? k : nullptr;
 }
 
 }  // namespace
@@ -112,11 +119,27 @@ const char *hkReasonString(hk_reason reason) {
   }
 }
 
+cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  KernelEntry *k = countedKernel(kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  const std::atomic<std::uint64_t> *count = nullptr;
+  if (param_name >= HK_KERNEL_LAUNCHES_ON_PATH(0) && param_name < HK_KERNEL_LAUNCHES_ON_PATH(3))
+    count = &k->counts.by_path[param_name - HK_KERNEL_LAUNCHES_ON_PATH(0)];
+  else if (param_name >= HK_KERNEL_LAUNCHES_FOR_REASON(1) &&
+           param_name < HK_KERNEL_LAUNCHES_FOR_REASON(HK_REASON_COUNT))
+    count = &k->counts.by_reason[param_name - HK_KERNEL_LAUNCHES_FOR_REASON(0)];
+  if (!count) return CL_INVALID_VALUE;
+  const cl_ulong value = count->load();
+  return answer(&value, sizeof value, param_value_size, param_value, param_value_size_ret);
+}
+
 cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts) {
   if (!kernel) return CL_INVALID_KERNEL;
   if (!counts) return CL_INVALID_VALUE;
-  KernelEntry *k = registry().kernels.find(kernel);
-  if (!k || k == registry().kernels.released()) return CL_INVALID_KERNEL;
+  KernelEntry *k = countedKernel(kernel);
+  if (!k) return CL_INVALID_KERNEL;
   for (int p = 0; p < 3; ++p) counts->by_path[p] = k->counts.by_path[p].load();
   for (int r = 0; r < HK_REASON_COUNT; ++r) counts->by_reason[r] = k->counts.by_reason[r].load();
   return CL_SUCCESS;

@@ -11,8 +11,8 @@
 // passes through untouched.
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
-// hostkernel's introspection functions (hkGetKernelLaunchCounts, hkReasonString,
-// hkPrintReport) and for hkGetPoclDevice, so that a program can find the device and ask
+// hostkernel's introspection functions (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts,
+// hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the device and ask
 // where its launches went without linking hostkernel; for every other name the call is
 // forwarded.
 #include <CL/cl_layer.h>
@@ -37,11 +37,18 @@ cl_icd_dispatch g_layer;
 // hostkernel.
 void *extensionFunction(const char *name) {
   if (!name) return nullptr;
-  if (!std::strcmp(name, "hkGetKernelLaunchCounts"))
-    return reinterpret_cast<void *>(&hkGetKernelLaunchCounts);
-  if (!std::strcmp(name, "hkReasonString")) return reinterpret_cast<void *>(&hkReasonString);
-  if (!std::strcmp(name, "hkPrintReport")) return reinterpret_cast<void *>(&hkPrintReport);
-  if (!std::strcmp(name, "hkGetPoclDevice")) return reinterpret_cast<void *>(&hkGetPoclDevice);
+  static const struct {
+    const char *name;
+    void *function;
+  } kExtensions[] = {
+      {"hkGetKernelLaunchInfo", reinterpret_cast<void *>(&hkGetKernelLaunchInfo)},
+      {"hkGetKernelLaunchCounts", reinterpret_cast<void *>(&hkGetKernelLaunchCounts)},
+      {"hkReasonString", reinterpret_cast<void *>(&hkReasonString)},
+      {"hkPrintReport", reinterpret_cast<void *>(&hkPrintReport)},
+      {"hkGetPoclDevice", reinterpret_cast<void *>(&hkGetPoclDevice)},
+  };
+  for (const auto &e : kExtensions)
+    if (!std::strcmp(name, e.name)) return e.function;
   return nullptr;
 }
 

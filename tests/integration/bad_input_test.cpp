@@ -47,14 +47,13 @@ constexpr int kSentinel = -7;
 
 class BadInput : public PoclTest {
  protected:
+  BadInput() : PoclTest(kSource) {}
+
   void SetUp() override {
     PoclTest::SetUp();
     if (HasFatalFailure()) return;
-    cl_int err = CL_SUCCESS;
-    program_ = hkCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    ASSERT_EQ(hkBuildProgram(program_, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
     rel_ = Own(NewKernel("rel"));
+    cl_int err = CL_SUCCESS;
     std::vector<int> init(kElems, kSentinel);
     out_ = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kElems * sizeof(int),
                           init.data(), &err);
@@ -65,7 +64,6 @@ class BadInput : public PoclTest {
   void ReleaseTestObjects() override {
     if (rel_) hkReleaseKernel(rel_);
     if (out_) hkReleaseMemObject(out_);
-    if (program_) hkReleaseProgram(program_);
   }
 
   cl_kernel NewKernel(const char *name) {
@@ -128,7 +126,6 @@ class BadInput : public PoclTest {
     return hk;
   }
 
-  cl_program program_ = nullptr;
   cl_kernel rel_ = nullptr;
   cl_mem out_ = nullptr;
 };

@@ -47,7 +47,8 @@ using SetArgFn = cl_int (*)(cl_kernel, cl_uint, size_t, const void *);
 EnqueueFn PoclEnqueue() { return &clEnqueueNDRangeKernel; }
 EnqueueFn HkEnqueue() { return &PoclTest::Launch; }
 
-// The queue is made by OpenCL: hostkernel first sees it at its first command.
+// The queue and the program are made by OpenCL: hostkernel first sees them when they are
+// used through it.
 class HkErrors : public PoclTest {
  protected:
   HkErrors() : PoclTest(QueueBy::kOpenCL) {}
@@ -74,7 +75,6 @@ class HkErrors : public PoclTest {
     if (fill_) hkReleaseKernel(fill_);
     if (out_) hkReleaseMemObject(out_);
     if (other_) hkReleaseMemObject(other_);
-    if (program_) hkReleaseProgram(program_);
   }
 
   cl_kernel NewKernel(const char *name) {
@@ -117,7 +117,6 @@ class HkErrors : public PoclTest {
     EXPECT_EQ(pocl, pocl_code) << what << ": PoCL 3.1 was expected to return " << pocl_code;
   }
 
-  cl_program program_ = nullptr;
   cl_kernel fill_ = nullptr;
   cl_mem out_ = nullptr;
   cl_mem other_ = nullptr;

@@ -192,6 +192,31 @@ TEST_F(Layer, TrivialRunsDirectly) {
   clReleaseCommandQueue(q);
 }
 
+// The count-by-count query answers through the layer too, as the struct does.
+TEST_F(Layer, AnswersHkGetKernelLaunchInfo) {
+  using LaunchInfoFn = cl_int (*)(cl_kernel, hk_kernel_launch_info, size_t, void *, size_t *);
+  const auto launch_info = reinterpret_cast<LaunchInfoFn>(
+      clGetExtensionFunctionAddressForPlatform(env.platform, "hkGetKernelLaunchInfo"));
+  ASSERT_NE(launch_info, nullptr) << "the layer is not loaded";
+  cl_kernel k = env.kernel("trivial.cl", "trivial");
+  cl_command_queue q = env.queue();
+  int out = -1;
+  cl_mem m = env.buffer(sizeof out, &out);
+  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  const size_t one = 1;
+  CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+  CL_OK(clFinish(q));
+  const hk_launch_counts c = countsOf(k);
+  for (int p = HK_PATH_INLINE; p <= HK_PATH_QUEUE; ++p) {
+    cl_ulong n = ~cl_ulong{0};
+    CL_OK(launch_info(k, HK_KERNEL_LAUNCHES_ON_PATH(p), sizeof n, &n, nullptr));
+    EXPECT_EQ(n, c.by_path[p]) << "path " << p << ": " << describe(c);
+  }
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+}
+
 TEST_F(Layer, TaskRunsDirectly) {
   cl_kernel k = env.kernel("trivial.cl", "trivial");
   cl_command_queue q = env.queue();

@@ -29,7 +29,8 @@ inline std::string BuildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
   std::string log(size, '\0');
-  if (size) clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  if (size)
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
   return log;
 }
 

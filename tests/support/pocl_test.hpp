@@ -11,9 +11,11 @@
 //
 //   class MyTest : public PoclTest {
 //    protected:
+//     MyTest() : PoclTest(kSource) {}             // program_ built from kSource
 //     void SetUp() override {
 //       PoclTest::SetUp();
-//       kernel_ = Own(hkCreateKernel(program, "fill", &err));
+//       if (HasFatalFailure()) return;
+//       kernel_ = Own(hkCreateKernel(program_, "fill", &err));
 //     }
 //     void ReleaseTestObjects() override { hkReleaseKernel(kernel_); }
 //   };
@@ -52,7 +54,10 @@ class PoclTest : public ::testing::Test {
   }
 
  protected:
-  explicit PoclTest(QueueBy queue_by = QueueBy::kHostkernel) : queue_by_(queue_by) {}
+  // With a `source`, SetUp builds it into program_ through hostkernel.
+  explicit PoclTest(QueueBy queue_by = QueueBy::kHostkernel, const char *source = nullptr)
+      : queue_by_(queue_by), source_(source) {}
+  explicit PoclTest(const char *source) : PoclTest(QueueBy::kHostkernel, source) {}
 
   void SetUp() override {
     current_ = this;
@@ -62,6 +67,10 @@ class PoclTest : public ::testing::Test {
     ASSERT_EQ(err, CL_SUCCESS);
     queue_ = MakeQueue(ctx_, device_, queue_by_, &err);
     ASSERT_EQ(err, CL_SUCCESS);
+    if (source_) {
+      program_ = BuildProgram(source_);
+      ASSERT_NE(program_, nullptr);
+    }
   }
 
   // Checks the invariants, then releases the test's objects and the fixture's.
@@ -69,12 +78,14 @@ class PoclTest : public ::testing::Test {
     if (queue_) ExpectNoQueuedPoclWork(queue_);
     for (const auto &[kernel, launches] : launches_) ExpectCountsConsistent(kernel, launches);
     ReleaseTestObjects();
+    if (program_) hkReleaseProgram(program_);
     if (queue_) hkReleaseCommandQueue(queue_);
     if (ctx_) hkReleaseContext(ctx_);
     current_ = nullptr;
   }
 
-  // The derived fixture's objects, released after the checks and before the context.
+  // The derived fixture's objects, released after the checks and before the program and
+  // the context.
   virtual void ReleaseTestObjects() {}
 
   // A kernel the fixture releases in ReleaseTestObjects(): its launches are checked as
@@ -84,9 +95,23 @@ class PoclTest : public ::testing::Test {
     return kernel;
   }
 
+  // `source` created and built for device_ through hostkernel; null, and a failure that
+  // names the error and the build log, if either fails.
+  cl_program BuildProgram(const char *source) {
+    cl_int err = CL_SUCCESS;
+    cl_program program = hkCreateProgramWithSource(ctx_, 1, &source, nullptr, &err);
+    if (err == CL_SUCCESS) err = hkBuildProgram(program, 1, &device_, "", nullptr, nullptr);
+    if (err == CL_SUCCESS) return program;
+    ADD_FAILURE() << "program: error " << err << "; "
+                  << (program ? BuildLog(program, device_) : "");
+    if (program) hkReleaseProgram(program);
+    return nullptr;
+  }
+
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;
   cl_command_queue queue_ = nullptr;
+  cl_program program_ = nullptr;  // built from the constructor's source
 
  private:
   static bool Owned(cl_kernel kernel) {
@@ -115,5 +140,6 @@ class PoclTest : public ::testing::Test {
 
   static inline PoclTest *current_ = nullptr;
   const QueueBy queue_by_;
+  const char *const source_;
   std::map<cl_kernel, cl_ulong> launches_;
 };
