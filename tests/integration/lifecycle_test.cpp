@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 #include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -48,10 +49,8 @@ hk_launch_counts CountsSoFar(cl_kernel k) {
 }
 
 cl_device_id CpuDevice() {
-  cl_platform_id platform = nullptr;
-  EXPECT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
   cl_device_id device = nullptr;
-  EXPECT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), CL_SUCCESS);
+  EXPECT_TRUE(FindPoclDevice(nullptr, &device));
   return device;
 }
 
