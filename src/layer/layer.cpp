@@ -12,9 +12,9 @@
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
 // hostkernel's introspection functions (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts,
-// hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the device and ask
-// where its launches went without linking hostkernel; for every other name the call is
-// forwarded.
+// hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the
+// device and ask where its launches went without linking hostkernel; for every other
+// name the call is forwarded.
 #include <CL/cl_layer.h>
 #include <hostkernel/hostkernel.h>
 
