@@ -106,20 +106,7 @@ OpenCLEnv::~OpenCLEnv() {
 
 void OpenCLEnv::init() {
   if (context_) return;
-  cl_uint count = 0;
-  checkCl(clGetPlatformIDs(0, nullptr, &count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> platforms(count);
-  checkCl(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_platform_id p : platforms) {
-    if (platformString(p, CL_PLATFORM_NAME).find("Portable Computing Language") ==
-        std::string::npos)
-      continue;
-    cl_device_id d = nullptr;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &d, nullptr) != CL_SUCCESS || !d) continue;
-    platform_ = p;
-    device_ = d;
-    break;
-  }
+  if (hkGetPoclDevice(&platform_, &device_) != CL_SUCCESS) device_ = nullptr;
   if (!device_)
     throw std::runtime_error(
         "no PoCL CPU device found (is pocl-opencl-icd installed, OCL_ICD_VENDORS set?)");

@@ -41,7 +41,7 @@ class OpenCLEnv {
   OpenCLEnv(const OpenCLEnv &) = delete;
   OpenCLEnv &operator=(const OpenCLEnv &) = delete;
 
-  // PoCL's CPU device ("Portable Computing Language" platform); throws if there is none.
+  // PoCL's CPU device (hkGetPoclDevice); throws if there is none.
   cl_device_id device();
   cl_context context();
   // The program built from <kernelsDir>/<file> with `options`; built once per pair,

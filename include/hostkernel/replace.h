@@ -8,14 +8,15 @@
  * release calls of kernels, programs, buffers, queues and contexts (so cached state never
  * outlives its object), and the event queries (so a direct launch's event reports its
  * command type, queue and profiling timestamps). The OpenCL layer
- * (libhostkernel-layer.so) intercepts exactly these functions. Include it before, or
- * instead of, <CL/cl.h>.
+ * (libhostkernel-layer.so) intercepts exactly these functions: both are made from the
+ * list in entries.def. Include it before, or instead of, <CL/cl.h>.
  */
 #ifndef HOSTKERNEL_REPLACE_H
 #define HOSTKERNEL_REPLACE_H
 
 #include <hostkernel/hostkernel.h>
 
+/* begin: written from entries.def by cmake/HkReplaceHeader.cmake */
 #define clEnqueueNDRangeKernel hkEnqueueNDRangeKernel
 #define clEnqueueTask hkEnqueueTask
 #define clSetKernelArg hkSetKernelArg
@@ -73,5 +74,6 @@
 #define clReleaseEvent hkReleaseEvent
 #define clGetEventInfo hkGetEventInfo
 #define clGetEventProfilingInfo hkGetEventProfilingInfo
+/* end: written from entries.def */
 
 #endif /* HOSTKERNEL_REPLACE_H */

@@ -1,12 +1,16 @@
-// Launch counts by path and reason: per kernel on request, for all kernels at exit with
-// HOSTKERNEL_REPORT=1.
+// What hostkernel tells about a kernel: its variants (hkGetKernelVariantInfo), its launch
+// counts by path and reason (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts), per kernel
+// on request and for all kernels at exit with HOSTKERNEL_REPORT=1.
 #include <hostkernel/hostkernel.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 #include "api/registry.hpp"
 #include "base/config.hpp"
+#include "program/native_program.hpp"
 
 using namespace hk::api;
 
@@ -31,9 +35,71 @@ struct ReportAtExit {
   }
 } g_report_at_exit;
 
+// Answers a get-info query as OpenCL does: the size always, the value if there is room
+// for all of it (CL_INVALID_VALUE otherwise).
+cl_int answer(const void *value, size_t size, size_t param_value_size, void *param_value,
+              size_t *param_value_size_ret) {
+  if (param_value) {
+    if (param_value_size < size) return CL_INVALID_VALUE;
+    std::memcpy(param_value, value, size);
+  }
+  if (param_value_size_ret) *param_value_size_ret = size;
+  return CL_SUCCESS;
+}
+
+// The kernel's entry if hostkernel has seen the kernel and it is not released.
+KernelEntry *countedKernel(cl_kernel kernel) {
+  if (!kernel) return nullptr;
+  KernelEntry *k = registry().kernels.find(kernel);
+  return k && k != registry().kernels.released() ? k : nullptr;
+}
+
 }  // namespace
 
 extern "C" {
+
+cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_name,
+                              size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret) {
+  cl_int err = CL_SUCCESS;
+  KernelEntry *k = kernel ? registry().kernelEntry(kernel, &err) : nullptr;
+  if (!k) return err != CL_SUCCESS ? err : CL_INVALID_KERNEL;
+  std::lock_guard lock(k->mutex);
+  const auto flag = [&](bool b) {
+    const cl_bool v = b ? CL_TRUE : CL_FALSE;
+    return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
+  };
+  const auto count = [&](const std::atomic<std::uint64_t> &c) {
+    const cl_ulong v = c.load(std::memory_order_relaxed);
+    return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
+  };
+  size_t sizes[3] = {0, 0, 0};
+  switch (param_name) {
+    case HK_KERNEL_VARIANT_NATIVE:
+      return flag(k->hidden_ndrange);
+    case HK_KERNEL_VARIANT_UNCHECKED_BUILT:
+      return flag(k->native && k->native->uncheckedBuilt());
+    case HK_KERNEL_VARIANT_UNCHECKED_USED:
+      return flag(k->unchecked != nullptr);
+    case HK_KERNEL_VARIANT_CHECKED_GROUPS:
+      return count(k->checked_groups);
+    case HK_KERNEL_VARIANT_UNCHECKED_GROUPS:
+      return count(k->unchecked_groups);
+    case HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE:
+      if (k->special.load(std::memory_order_acquire))
+        for (int d = 0; d < 3; ++d) sizes[d] = static_cast<size_t>(k->special_geometry.local[d]);
+      return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
+    case HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES:
+      return count(k->special_launches);
+    case HK_KERNEL_VARIANT_GROUP_FREE:
+      return flag(k->image && k->image->group_free);
+    case HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE:
+      for (int d = 0; d < 3; ++d) sizes[d] = k->planned_local[d];
+      return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
 
 const char *hkReasonString(hk_reason reason) {
   switch (reason) {
@@ -53,11 +119,27 @@ const char *hkReasonString(hk_reason reason) {
   }
 }
 
+cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  KernelEntry *k = countedKernel(kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  const std::atomic<std::uint64_t> *count = nullptr;
+  if (param_name >= HK_KERNEL_LAUNCHES_ON_PATH(0) && param_name < HK_KERNEL_LAUNCHES_ON_PATH(3))
+    count = &k->counts.by_path[param_name - HK_KERNEL_LAUNCHES_ON_PATH(0)];
+  else if (param_name >= HK_KERNEL_LAUNCHES_FOR_REASON(1) &&
+           param_name < HK_KERNEL_LAUNCHES_FOR_REASON(HK_REASON_COUNT))
+    count = &k->counts.by_reason[param_name - HK_KERNEL_LAUNCHES_FOR_REASON(0)];
+  if (!count) return CL_INVALID_VALUE;
+  const cl_ulong value = count->load();
+  return answer(&value, sizeof value, param_value_size, param_value, param_value_size_ret);
+}
+
 cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts) {
   if (!kernel) return CL_INVALID_KERNEL;
   if (!counts) return CL_INVALID_VALUE;
-  KernelEntry *k = registry().kernels.find(kernel);
-  if (!k || k == registry().kernels.released()) return CL_INVALID_KERNEL;
+  KernelEntry *k = countedKernel(kernel);
+  if (!k) return CL_INVALID_KERNEL;
   for (int p = 0; p < 3; ++p) counts->by_path[p] = k->counts.by_path[p].load();
   for (int r = 0; r < HK_REASON_COUNT; ++r) counts->by_reason[r] = k->counts.by_reason[r].load();
   return CL_SUCCESS;

@@ -6,13 +6,15 @@
 // layer.map) when it initialises, with `target`, the table of what lies below this layer
 // (the loader's trampolines, or the next layer). hostkernel's calls into OpenCL are sent
 // there (hk::setNextDispatch), and the table returned to the loader is a copy of `target`
-// in which the functions hostkernel must see are replaced by the hk* functions: every
-// function of replace.h plus the event queries. Everything else passes through untouched.
+// in which the functions hostkernel must see are replaced by the hk* functions: those of
+// include/hostkernel/entries.def, the list replace.h is written from. Everything else
+// passes through untouched.
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
-// hostkernel's introspection functions (hkGetKernelLaunchCounts, hkReasonString,
-// hkPrintReport), so that a program can ask where its launches went without linking
-// hostkernel; for every other name the call is forwarded.
+// hostkernel's introspection functions (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts,
+// hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the
+// device and ask where its launches went without linking hostkernel; for every other
+// name the call is forwarded.
 #include <CL/cl_layer.h>
 #include <hostkernel/hostkernel.h>
 
@@ -20,67 +22,6 @@
 #include <cstring>
 
 #include "base/next.hpp"
-
-// The functions this layer replaces, in replace.h's order, plus the event queries.
-// tests/integration/layer.cmake checks that this list and replace.h name the same ones.
-#define HK_LAYER_ENTRIES(X)           \
-  X(EnqueueNDRangeKernel)             \
-  X(EnqueueTask)                      \
-  X(SetKernelArg)                     \
-  X(SetKernelArgSVMPointer)           \
-  X(Finish)                           \
-  X(Flush)                            \
-  X(WaitForEvents)                    \
-  X(EnqueueReadBuffer)                \
-  X(EnqueueWriteBuffer)               \
-  X(EnqueueReadBufferRect)            \
-  X(EnqueueWriteBufferRect)           \
-  X(EnqueueCopyBuffer)                \
-  X(EnqueueCopyBufferRect)            \
-  X(EnqueueFillBuffer)                \
-  X(EnqueueMapBuffer)                 \
-  X(EnqueueUnmapMemObject)            \
-  X(EnqueueReadImage)                 \
-  X(EnqueueWriteImage)                \
-  X(EnqueueCopyImage)                 \
-  X(EnqueueFillImage)                 \
-  X(EnqueueCopyImageToBuffer)         \
-  X(EnqueueCopyBufferToImage)         \
-  X(EnqueueMapImage)                  \
-  X(EnqueueMigrateMemObjects)         \
-  X(EnqueueMarkerWithWaitList)        \
-  X(EnqueueBarrierWithWaitList)       \
-  X(EnqueueMarker)                    \
-  X(EnqueueBarrier)                   \
-  X(EnqueueWaitForEvents)             \
-  X(EnqueueNativeKernel)              \
-  X(EnqueueSVMFree)                   \
-  X(EnqueueSVMMemcpy)                 \
-  X(EnqueueSVMMemFill)                \
-  X(EnqueueSVMMap)                    \
-  X(EnqueueSVMUnmap)                  \
-  X(EnqueueSVMMigrateMem)             \
-  X(CreateBuffer)                     \
-  X(CreateSubBuffer)                  \
-  X(CreateCommandQueue)               \
-  X(CreateCommandQueueWithProperties) \
-  X(CreateProgramWithSource)          \
-  X(CreateProgramWithBinary)          \
-  X(CreateProgramWithIL)              \
-  X(BuildProgram)                     \
-  X(CompileProgram)                   \
-  X(LinkProgram)                      \
-  X(CreateKernel)                     \
-  X(CreateKernelsInProgram)           \
-  X(CloneKernel)                      \
-  X(ReleaseKernel)                    \
-  X(ReleaseProgram)                   \
-  X(ReleaseMemObject)                 \
-  X(ReleaseCommandQueue)              \
-  X(ReleaseContext)                   \
-  X(ReleaseEvent)                     \
-  X(GetEventInfo)                     \
-  X(GetEventProfilingInfo)
 
 namespace {
 
@@ -92,13 +33,22 @@ cl_icd_dispatch g_target;
 // What the loader calls.
 cl_icd_dispatch g_layer;
 
-// hostkernel's introspection functions, for programs that do not link hostkernel.
+// hostkernel's introspection functions and device lookup, for programs that do not link
+// hostkernel.
 void *extensionFunction(const char *name) {
   if (!name) return nullptr;
-  if (!std::strcmp(name, "hkGetKernelLaunchCounts"))
-    return reinterpret_cast<void *>(&hkGetKernelLaunchCounts);
-  if (!std::strcmp(name, "hkReasonString")) return reinterpret_cast<void *>(&hkReasonString);
-  if (!std::strcmp(name, "hkPrintReport")) return reinterpret_cast<void *>(&hkPrintReport);
+  static const struct {
+    const char *name;
+    void *function;
+  } kExtensions[] = {
+      {"hkGetKernelLaunchInfo", reinterpret_cast<void *>(&hkGetKernelLaunchInfo)},
+      {"hkGetKernelLaunchCounts", reinterpret_cast<void *>(&hkGetKernelLaunchCounts)},
+      {"hkReasonString", reinterpret_cast<void *>(&hkReasonString)},
+      {"hkPrintReport", reinterpret_cast<void *>(&hkPrintReport)},
+      {"hkGetPoclDevice", reinterpret_cast<void *>(&hkGetPoclDevice)},
+  };
+  for (const auto &e : kExtensions)
+    if (!std::strcmp(name, e.name)) return e.function;
   return nullptr;
 }
 
@@ -157,9 +107,9 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
   hk::setNextDispatch(&g_target);
 
   g_layer = g_target;
-#define HK_LAYER_REPLACE(name) g_layer.cl##name = &hk##name;
-  HK_LAYER_ENTRIES(HK_LAYER_REPLACE)
-#undef HK_LAYER_REPLACE
+  // The functions of entries.def, the list replace.h is written from.
+#define HK_ENTRY(ret, name, params, args) g_layer.cl##name = &hk##name;
+#include <hostkernel/entries.def>
   g_layer.clGetExtensionFunctionAddress = &layerGetExtensionFunctionAddress;
   g_layer.clGetExtensionFunctionAddressForPlatform =
       &layerGetExtensionFunctionAddressForPlatform;

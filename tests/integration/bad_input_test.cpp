@@ -15,7 +15,9 @@
 #include <cstring>
 #include <string>
 #include <vector>
-#include "launch_counts.hpp"
+
+#include "support/launch_counts.hpp"
+#include "support/pocl_test.hpp"
 
 namespace {
 
@@ -43,25 +45,15 @@ kernel void scalar_only(global int *out, int v, float f) {
 constexpr size_t kElems = 4096;
 constexpr int kSentinel = -7;
 
-using EnqueueFn = cl_int (*)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
-                             const size_t *, const size_t *, cl_uint, const cl_event *,
-                             cl_event *);
-
-class BadInput : public ::testing::Test {
+class BadInput : public PoclTest {
  protected:
+  BadInput() : PoclTest(kSource) {}
+
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), CL_SUCCESS);
+    PoclTest::SetUp();
+    if (HasFatalFailure()) return;
+    rel_ = Own(NewKernel("rel"));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    queue_ = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    program_ = hkCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    ASSERT_EQ(hkBuildProgram(program_, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
-    rel_ = NewKernel("rel");
     std::vector<int> init(kElems, kSentinel);
     out_ = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kElems * sizeof(int),
                           init.data(), &err);
@@ -69,13 +61,9 @@ class BadInput : public ::testing::Test {
     SetArgs(rel_, 1);
   }
 
-  void TearDown() override {
-    if (queue_) hkFinish(queue_);
+  void ReleaseTestObjects() override {
     if (rel_) hkReleaseKernel(rel_);
     if (out_) hkReleaseMemObject(out_);
-    if (program_) hkReleaseProgram(program_);
-    if (queue_) hkReleaseCommandQueue(queue_);
-    if (ctx_) clReleaseContext(ctx_);
   }
 
   cl_kernel NewKernel(const char *name) {
@@ -128,7 +116,7 @@ class BadInput : public ::testing::Test {
     clFinish(queue_);
     const std::vector<int> after_pocl = Read();
     Reset();
-    const cl_int hk = misuse(&hkEnqueueNDRangeKernel);
+    const cl_int hk = misuse(&Launch);
     hkFinish(queue_);
     EXPECT_EQ(hk, pocl) << what << ": hostkernel returns " << hk << ", PoCL returns " << pocl;
     const std::vector<int> after_hk = Read();
@@ -138,16 +126,6 @@ class BadInput : public ::testing::Test {
     return hk;
   }
 
-  hk_launch_counts Counts(cl_kernel k) {
-    hk_launch_counts c{};
-    EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-    return c;
-  }
-
-  cl_device_id device_ = nullptr;
-  cl_context ctx_ = nullptr;
-  cl_command_queue queue_ = nullptr;
-  cl_program program_ = nullptr;
   cl_kernel rel_ = nullptr;
   cl_mem out_ = nullptr;
 };
@@ -280,7 +258,7 @@ TEST_F(BadInput, ZeroLocalSizeInALaterDimensionReturnsAnErrorInsteadOfCrashing) 
       hkSetKernelArg(k, 0, sizeof(cl_mem), &out_);
       hkSetKernelArg(k, 1, sizeof v, &v);
       const cl_int code =
-          hkEnqueueNDRangeKernel(queue_, k, c.dim, nullptr, c.g, c.l, 0, nullptr, nullptr);
+          Launch(queue_, k, c.dim, nullptr, c.g, c.l, 0, nullptr, nullptr);
       std::fprintf(stderr, "%s: returned %d\n", c.what, code);
       hkFinish(queue_);  // a launch PoCL accepted crashes when its worker runs it
       std::_Exit(code == CL_INVALID_WORK_GROUP_SIZE || code == CL_INVALID_WORK_ITEM_SIZE ? 0 : 1);
@@ -322,7 +300,7 @@ TEST_F(BadInput, EveryCallOnAReleasedKernelReturnsInvalidKernel) {
   cl_kernel k = NewKernel("rel");
   SetArgs(k, 5);
   const size_t g = 64, l = 8;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
   // Nothing is created in between, so the address cannot have been reused.
@@ -333,7 +311,7 @@ TEST_F(BadInput, EveryCallOnAReleasedKernelReturnsInvalidKernel) {
   EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_INVALID_KERNEL);
   EXPECT_EQ(hkReleaseKernel(k), CL_INVALID_KERNEL);  // a second release
   cl_event ev = nullptr;
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, &ev),
+  EXPECT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, &ev),
             CL_INVALID_KERNEL);
   EXPECT_EQ(ev, nullptr) << "a failed launch must not return an event";
 }
@@ -394,13 +372,13 @@ kernel void maybe(global int *p, global int *out) { out[get_global_id(0)] = p ? 
   ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &none), CL_SUCCESS);
   ASSERT_EQ(hkSetKernelArg(k, 1, sizeof(cl_mem), &out_), CL_SUCCESS);
   const size_t g = 32, l = 8;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read();
   for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 2) << "element " << i;
   // NULL value pointer (instead of a pointer to a NULL cl_mem) means the same.
   ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), nullptr), CL_SUCCESS);
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   host = Read();
   for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 2) << "element " << i;
@@ -429,11 +407,11 @@ TEST_F(BadInput, WaitListCountWithNullListIsRejectedByEveryCommand) {
                                &err),
             nullptr);
   EXPECT_EQ(err, CL_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(hkEnqueueTask(queue_, rel_, 1, nullptr, nullptr), CL_INVALID_EVENT_WAIT_LIST);
+  EXPECT_EQ(LaunchTask(queue_, rel_, 1, nullptr, nullptr), CL_INVALID_EVENT_WAIT_LIST);
   ExpectUntouched("commands with a NULL wait list");
   // The queue is still usable, and direct launches still run directly.
   const size_t g = 64, l = 8;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, rel_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, rel_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ExpectWritten(g, 1, "after the rejected commands");
   EXPECT_EQ(Direct(Counts(rel_)), 1u);
@@ -450,7 +428,7 @@ TEST_F(BadInput, FailedCommandsLeaveTheQueueUsable) {
                                  host.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
   const size_t g = 64, l = 8;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, rel_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, rel_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ExpectWritten(g, 1, "after failed commands");
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
@@ -571,7 +549,7 @@ TEST_F(BadBinary, ProgramFromItsOwnBinaryLaunchesDirectly) {
   ASSERT_EQ(err, CL_SUCCESS);
   SetArgs(k, 6);
   const size_t g = 128, l = 16;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ExpectWritten(g, 6, "program from binary");
   EXPECT_EQ(Direct(Counts(k)), 1u);

@@ -26,7 +26,8 @@
 #include <vector>
 
 #include <hostkernel/hostkernel.h>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 namespace fs = std::filesystem;
 
@@ -47,12 +48,9 @@ int launchFill(int mult, const std::string &source, const std::string &options) 
     std::fprintf(stderr, "child failure: %s\n", what);
     return code;
   };
-  cl_platform_id platform;
   cl_device_id device;
   cl_int err = CL_SUCCESS;
-  if (clGetPlatformIDs(1, &platform, nullptr) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS)
-    return fail(10, "no device");
+  if (!FindPoclDevice(nullptr, &device)) return fail(10, "no device");
   cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
   const char *text = source.c_str();

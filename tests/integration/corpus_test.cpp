@@ -38,6 +38,10 @@
 #include <string>
 #include <vector>
 
+#include "support/pocl_env.hpp"
+#include "support/queue_checks.hpp"
+#include "support/random.hpp"
+
 #ifndef HK_KERNELS_DIR
 #error "HK_KERNELS_DIR must name the kernels/ directory"
 #endif
@@ -140,37 +144,6 @@ template <class T> Buffer input(const std::vector<T> &v, Elem elem) {
   return {bytes_of(v), elem, false, true};
 }
 
-// Deterministic inputs (a fixed LCG per case).
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  uint64_t next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return s ^ (s >> 29);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-  float f(float lo, float hi) { return lo + static_cast<float>(unit()) * (hi - lo); }
-  double d(double lo, double hi) { return lo + unit() * (hi - lo); }
-};
-std::vector<float> floats(size_t n, uint64_t seed, float lo = -4.0f, float hi = 4.0f) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto &x : v) x = r.f(lo, hi);
-  return v;
-}
-std::vector<double> doubles(size_t n, uint64_t seed, double lo, double hi) {
-  Rng r(seed);
-  std::vector<double> v(n);
-  for (auto &x : v) x = r.d(lo, hi);
-  return v;
-}
-template <class T> std::vector<T> ints(size_t n, uint64_t seed, uint64_t mod = 0) {
-  Rng r(seed);
-  std::vector<T> v(n);
-  for (auto &x : v) x = static_cast<T>(mod ? r.next() % mod : r.next());
-  return v;
-}
-
 struct Resources {
   std::vector<Buffer> buffers;
   std::vector<Arg> args;
@@ -202,14 +175,8 @@ void PrintTo(const Case &c, std::ostream *os) { *os << c.name; }
 // ---------------------------------------------------------------------------------------
 // OpenCL objects shared by all cases: PoCL's CPU device, one context, one queue for the
 // PoCL runs and one for the hostkernel runs, and each program built once.
-struct Cl {
-  cl_platform_id platform = nullptr;
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue pocl_queue = nullptr;
-  cl_command_queue hk_queue = nullptr;
+struct Cl : PoclQueues {
   size_t base_align = 128;
-  std::string error;
   std::map<std::string, cl_program> programs;
   std::map<std::string, std::string> build_errors;
 
@@ -218,33 +185,8 @@ struct Cl {
     return *cl;
   }
 
-  Cl() {
-    cl_uint n = 0;
-    clGetPlatformIDs(0, nullptr, &n);
-    std::vector<cl_platform_id> ps(n);
-    if (n) clGetPlatformIDs(n, ps.data(), nullptr);
-    for (cl_platform_id p : ps) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, "Portable Computing Language") &&
-          clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS) {
-        platform = p;
-        break;
-      }
-    }
-    if (!platform) {
-      error = "no PoCL CPU device";
-      return;
-    }
-    cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) {
-      error = "clCreateContext: " + std::to_string(err);
-      return;
-    }
-    pocl_queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-    hk_queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-    if (!pocl_queue || !hk_queue) error = "clCreateCommandQueue: " + std::to_string(err);
+  Cl() : PoclQueues(QueueBy::kOpenCL) {
+    if (!error.empty()) return;
     cl_uint bits = 0;
     clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
     if (bits >= 8) base_align = bits / 8;
@@ -253,11 +195,7 @@ struct Cl {
   void release() {
     for (auto &[key, p] : programs) hkReleaseProgram(p);
     programs.clear();
-    if (pocl_queue) hkReleaseCommandQueue(pocl_queue);
-    if (hk_queue) hkReleaseCommandQueue(hk_queue);
-    if (context) hkReleaseContext(context);
-    pocl_queue = hk_queue = nullptr;
-    context = nullptr;
+    PoclQueues::release();
   }
 
   // Builds kernels/<file> with `options` once; nullptr (and build_errors[key]) on failure.
@@ -278,12 +216,9 @@ struct Cl {
     cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
     if (err == CL_SUCCESS) err = clBuildProgram(p, 1, &device, options.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
-      size_t len = 0;
       std::string log;
       if (p) {
-        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
-        log.resize(len);
-        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+        log = BuildLog(p, device);
         clReleaseProgram(p);
       }
       build_errors[key] = "build of " + file + " failed (" + std::to_string(err) + "): " + log;
@@ -517,7 +452,13 @@ constexpr unsigned kMxcsrControl = 0xFFC0;  // DAZ, exception masks, rounding, F
 constexpr unsigned kMxcsrHostile = 0x8000 /*FTZ*/ | 0x4000 /*round up*/ | 0x0040 /*DAZ*/;
 
 // ---------------------------------------------------------------------------------------
-class Corpus : public ::testing::TestWithParam<Case> {};
+class Corpus : public ::testing::TestWithParam<Case> {
+ protected:
+  // Every case leaves hostkernel's queue with no PoCL work after hkFinish.
+  void TearDown() override {
+    if (Cl::get().error.empty()) ExpectNoQueuedPoclWork(Cl::get().hk_queue);
+  }
+};
 
 TEST_P(Corpus, MatchesPoclQueueBitForBit) {
   const Case &c = GetParam();
@@ -1351,6 +1292,14 @@ cl_int hkSetKernelArgSVMPointer(cl_kernel k, cl_uint i, const void *v) {
   return clSetKernelArgSVMPointer(k, i, v);
 }
 cl_int hkFinish(cl_command_queue q) { return clFinish(q); }
+cl_command_queue hkCreateCommandQueueWithProperties(cl_context c, cl_device_id d,
+                                                    const cl_queue_properties *p, cl_int *e) {
+  return clCreateCommandQueueWithProperties(c, d, p, e);
+}
+cl_int hkEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *w,
+                                   cl_event *e) {
+  return clEnqueueMarkerWithWaitList(q, n, w, e);
+}
 cl_int hkWaitForEvents(cl_uint n, const cl_event *e) { return clWaitForEvents(n, e); }
 cl_int hkEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p,
                            cl_uint n, const cl_event *w, cl_event *e) {

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
 
 #ifndef HK_KERNELS_DIR
 #error "HK_KERNELS_DIR must name the kernels/ directory"

@@ -16,7 +16,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_test.hpp"
 
 namespace {
 
@@ -40,35 +41,26 @@ kernel void reverse_local(global int *out, local int *tmp) {
 constexpr size_t kElems = 4096;
 constexpr int kSentinel = -7;
 
-using EnqueueFn = cl_int (*)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
-                             const size_t *, const size_t *, cl_uint, const cl_event *,
-                             cl_event *);
+using EnqueueFn = PoclTest::EnqueueFn;
 using SetArgFn = cl_int (*)(cl_kernel, cl_uint, size_t, const void *);
 
 EnqueueFn PoclEnqueue() { return &clEnqueueNDRangeKernel; }
-EnqueueFn HkEnqueue() { return &hkEnqueueNDRangeKernel; }
+EnqueueFn HkEnqueue() { return &PoclTest::Launch; }
 
-hk_launch_counts Counts(cl_kernel k) {
-  hk_launch_counts c{};
-  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  return c;
-}
-
-class HkErrors : public ::testing::Test {
+// The queue and the program are made by OpenCL: hostkernel first sees them when they are
+// used through it.
+class HkErrors : public PoclTest {
  protected:
+  HkErrors() : PoclTest(QueueBy::kOpenCL) {}
+
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), CL_SUCCESS);
+    PoclTest::SetUp();
+    if (HasFatalFailure()) return;
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    queue_ = clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
     program_ = clCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     ASSERT_EQ(clBuildProgram(program_, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
-    fill_ = hkCreateKernel(program_, "fill", &err);
+    fill_ = Own(hkCreateKernel(program_, "fill", &err));
     ASSERT_EQ(err, CL_SUCCESS);
     std::vector<int> init(kElems, kSentinel);
     out_ = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kElems * sizeof(int),
@@ -79,14 +71,10 @@ class HkErrors : public ::testing::Test {
     ASSERT_EQ(err, CL_SUCCESS);
   }
 
-  void TearDown() override {
-    if (queue_) hkFinish(queue_);
+  void ReleaseTestObjects() override {
     if (fill_) hkReleaseKernel(fill_);
     if (out_) hkReleaseMemObject(out_);
     if (other_) hkReleaseMemObject(other_);
-    if (program_) hkReleaseProgram(program_);
-    if (queue_) hkReleaseCommandQueue(queue_);
-    if (ctx_) hkReleaseContext(ctx_);
   }
 
   cl_kernel NewKernel(const char *name) {
@@ -129,10 +117,6 @@ class HkErrors : public ::testing::Test {
     EXPECT_EQ(pocl, pocl_code) << what << ": PoCL 3.1 was expected to return " << pocl_code;
   }
 
-  cl_device_id device_ = nullptr;
-  cl_context ctx_ = nullptr;
-  cl_command_queue queue_ = nullptr;
-  cl_program program_ = nullptr;
   cl_kernel fill_ = nullptr;
   cl_mem out_ = nullptr;
   cl_mem other_ = nullptr;
@@ -143,7 +127,7 @@ class HkErrors : public ::testing::Test {
 TEST_F(HkErrors, ValidUniformLaunchRunsInlineWithCorrectResults) {
   SetFillArgs(fill_, out_, 100);
   size_t g = 1024, l = 64;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
@@ -156,7 +140,7 @@ TEST_F(HkErrors, ValidUniformLaunchRunsInlineWithCorrectResults) {
 TEST_F(HkErrors, NullLocalSizeWithOddGlobalSizeRunsInline) {
   SetFillArgs(fill_, out_, 5);
   size_t g = 97;  // prime: only local size 1 or 97 divides it
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
@@ -168,7 +152,7 @@ TEST_F(HkErrors, NullLocalSizeWithOddGlobalSizeRunsInline) {
 TEST_F(HkErrors, GlobalOffsetIsHonouredInline) {
   SetFillArgs(fill_, out_, 3);
   size_t off = 256, g = 512, l = 32;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, &off, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, &off, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
@@ -178,7 +162,7 @@ TEST_F(HkErrors, GlobalOffsetIsHonouredInline) {
 
 TEST_F(HkErrors, EnqueueTaskRunsOneWorkItemInline) {
   SetFillArgs(fill_, out_, 42);
-  ASSERT_EQ(hkEnqueueTask(queue_, fill_, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(LaunchTask(queue_, fill_, 0, nullptr, nullptr), CL_SUCCESS);
   std::vector<int> host = Read(out_);
   EXPECT_EQ(host[0], 42);
   EXPECT_EQ(host[1], kSentinel);
@@ -238,7 +222,7 @@ TEST_F(HkErrors, RejectedSetKernelArgLeavesArgumentUnset) {
   ASSERT_EQ(hkSetKernelArg(fill_, 0, 3, &out_), CL_INVALID_ARG_SIZE);
   ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
   size_t g = 64, l = 8;
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  EXPECT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_INVALID_KERNEL_ARGS);
   ExpectUntouched(out_, "argument 0 was never validly set");
 }
@@ -250,7 +234,7 @@ TEST_F(HkErrors, RejectedSetKernelArgKeepsPreviousValue) {
   short small = 77;
   ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof small, &small), CL_INVALID_ARG_SIZE);
   size_t g = 128, l = 16;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
@@ -281,7 +265,7 @@ TEST_F(HkErrors, ArgumentsSetBehindHostkernelsBackGoToTheQueue) {
   ASSERT_EQ(clSetKernelArg(fill_, 0, sizeof(cl_mem), &out_), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
   size_t g = 256, l = 32;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < kElems; ++i)
@@ -291,7 +275,7 @@ TEST_F(HkErrors, ArgumentsSetBehindHostkernelsBackGoToTheQueue) {
   EXPECT_EQ(c.by_reason[HK_REASON_ARG_UNSET], 1u) << Describe(c);
   // Once hostkernel has seen every argument, launches run directly again.
   SetFillArgs(fill_, out_, 12);
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   host = Read(out_);
   for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 12 + int(i)) << "element " << i;
@@ -401,7 +385,7 @@ TEST_F(HkErrors, NonUniformWorkGroupsGoToPoclAndGetPoclsAnswer) {
   ASSERT_EQ(hkEnqueueWriteBuffer(queue_, out_, CL_TRUE, 0, kElems * sizeof(int), reset.data(),
                                  0, nullptr, nullptr),
             CL_SUCCESS);
-  cl_int hk = hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
+  cl_int hk = Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
   hkFinish(queue_);
   EXPECT_EQ(hk, pocl);
   hk_launch_counts c = Counts(k);
@@ -426,9 +410,9 @@ TEST_F(HkErrors, NonUniformWorkGroupsGoToPoclAndGetPoclsAnswer) {
 TEST_F(HkErrors, NullKernelReturnsInvalidKernel) {
   // PoCL 3.1 itself crashes on a NULL kernel in clEnqueueNDRangeKernel: not compared.
   size_t g = 16, l = 8;
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, nullptr, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  EXPECT_EQ(Launch(queue_, nullptr, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_INVALID_KERNEL);
-  EXPECT_EQ(hkEnqueueTask(queue_, nullptr, 0, nullptr, nullptr), CL_INVALID_KERNEL);
+  EXPECT_EQ(LaunchTask(queue_, nullptr, 0, nullptr, nullptr), CL_INVALID_KERNEL);
 }
 
 // hostkernel.h: "CL_INVALID_KERNEL if hostkernel has never seen the kernel".
@@ -455,7 +439,7 @@ TEST_F(HkErrors, QueueOfAnotherContextReturnsInvalidContextLikePocl) {
   ASSERT_EQ(err, CL_SUCCESS);
   size_t g = 16, l = 8;
   cl_int pocl = clEnqueueNDRangeKernel(q2, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr);
-  cl_int hk = hkEnqueueNDRangeKernel(q2, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr);
+  cl_int hk = Launch(q2, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr);
   hkFinish(q2);
   EXPECT_EQ(hk, pocl);
   EXPECT_EQ(pocl, CL_INVALID_CONTEXT);
@@ -486,14 +470,14 @@ TEST_F(HkErrors, LaunchAfterReleaseKernelReturnsInvalidKernel) {
   cl_kernel k = NewKernel("fill");
   SetFillArgs(k, out_, 1);
   size_t g = 16, l = 8;
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
   ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
   // Nothing is created in between, so the address cannot have been reused.
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  EXPECT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_INVALID_KERNEL);
-  EXPECT_EQ(hkEnqueueTask(queue_, k, 0, nullptr, nullptr), CL_INVALID_KERNEL);
+  EXPECT_EQ(LaunchTask(queue_, k, 0, nullptr, nullptr), CL_INVALID_KERNEL);
 }
 
 // ---- wait lists ------------------------------------------------------------------------
@@ -502,11 +486,11 @@ TEST_F(HkErrors, WaitListCountWithNullListReturnsInvalidEventWaitList) {
   // PoCL 3.1 crashes here (it reads the NULL list): not compared.
   SetFillArgs(fill_, out_, 1);
   size_t g = 16, l = 8;
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 1, nullptr, nullptr),
+  EXPECT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 1, nullptr, nullptr),
             CL_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, 3, nullptr, nullptr),
+  EXPECT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 3, nullptr, nullptr),
             CL_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(hkEnqueueTask(queue_, fill_, 2, nullptr, nullptr), CL_INVALID_EVENT_WAIT_LIST);
+  EXPECT_EQ(LaunchTask(queue_, fill_, 2, nullptr, nullptr), CL_INVALID_EVENT_WAIT_LIST);
   ExpectUntouched(out_, "NULL wait list");
   hk_launch_counts c = Counts(fill_);
   EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], 0u) << Describe(c);
@@ -538,7 +522,7 @@ TEST_F(HkErrors, OddWaitListsGetPoclsOrTheSpecsAnswerWithoutCrashing) {
     ASSERT_EQ(hkEnqueueWriteBuffer(queue_, out_, CL_TRUE, 0, kElems * sizeof(int),
                                    reset.data(), 0, nullptr, nullptr),
               CL_SUCCESS);
-    cl_int hk = hkEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &g, &l, c.n, c.list, nullptr);
+    cl_int hk = Launch(queue_, fill_, 1, nullptr, &g, &l, c.n, c.list, nullptr);
     hkFinish(queue_);
     EXPECT_TRUE(hk == pocl || hk == CL_INVALID_EVENT_WAIT_LIST)
         << c.what << ": hostkernel returns " << hk << ", PoCL " << pocl;
@@ -559,7 +543,7 @@ TEST_F(HkErrors, LocalArgumentRunsInlineWithCorrectResults) {
   ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &out_), CL_SUCCESS);
   size_t g = 1024, l = 128;
   ASSERT_EQ(hkSetKernelArg(k, 1, l * sizeof(int), nullptr), CL_SUCCESS);
-  ASSERT_EQ(hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
+  ASSERT_EQ(Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<int> host = Read(out_);
   for (size_t i = 0; i < g; ++i)
@@ -584,7 +568,7 @@ TEST_F(HkErrors, LocalMemoryBeyondDeviceLimitDoesNotCrash) {
     cl_int set = hkSetKernelArg(k, 1, 2 * local_mem, nullptr);
     size_t g = 64, l = 64;
     cl_int launch =
-        hkEnqueueNDRangeKernel(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
+        Launch(queue_, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
     hkFinish(queue_);
     if (set == CL_SUCCESS && launch == CL_SUCCESS) {
       std::vector<int> host = Read(out_);

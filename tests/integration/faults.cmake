@@ -2,7 +2,8 @@
 # built without linking libhostkernel (which it dlopens and dlcloses itself; a linked copy
 # would never be unloaded).
 add_executable(faults_unload ${CMAKE_CURRENT_LIST_DIR}/faults_test.cpp)
-target_include_directories(faults_unload PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_include_directories(faults_unload PRIVATE ${PROJECT_SOURCE_DIR}/include
+  ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(faults_unload PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main
   Threads::Threads ${CMAKE_DL_LIBS})
 target_compile_definitions(faults_unload PRIVATE HK_FAULTS_UNLOAD

@@ -38,7 +38,8 @@
 // In the faults_unload build only the types are used: every hk* call goes through dlsym.
 #include <hostkernel/hostkernel.h>
 #include <hostkernel/hostkernel.hpp>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/variant_groups.hpp"
 
 namespace {
 
@@ -93,12 +94,6 @@ bool filledWith(const int *host, size_t n, int v) {
 }
 
 #ifndef HK_FAULTS_UNLOAD
-
-hk_launch_counts Counts(cl_kernel k) {
-  hk_launch_counts c{};
-  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  return c;
-}
 
 class Faults : public ::testing::Test {
  protected:
@@ -376,10 +371,9 @@ TEST_F(Faults, OutOfBoundsWriteInPartialGroupIsCaughtByCheckedVariant) {
       ASSERT_EQ(host[i], 7) << "launch with v " << v << " wrote past the ndrange, at " << i;
   }
   EXPECT_EQ(Direct(Counts(k)), 3u);
-  hk_variant_info info{};
-  ASSERT_EQ(hkGetKernelVariantInfo(k, &info), CL_SUCCESS);
-  EXPECT_EQ(info.unchecked_groups, 2u * 15u) << "full groups of launches 2 and 3";
-  EXPECT_EQ(info.checked_groups, 16u + 2u) << "launch 1, then the boundary groups";
+  const VariantGroups groups = GroupsByVariant(k);
+  EXPECT_EQ(groups.unchecked, 2u * 15u) << "full groups of launches 2 and 3";
+  EXPECT_EQ(groups.checked, 16u + 2u) << "launch 1, then the boundary groups";
   hkReleaseMemObject(out);
   hkReleaseMemObject(parent);
   hkReleaseKernel(k);
@@ -402,6 +396,9 @@ TEST(NoPlatform, ClearErrorsAndNoCrash) {
     EXPECT_EQ(e.code(), CL_DEVICE_NOT_FOUND);
     EXPECT_NE(std::string(e.what()).find("no PoCL CPU device"), std::string::npos) << e.what();
   }
+  cl_device_id device = nullptr;
+  EXPECT_EQ(hkGetPoclDevice(nullptr, &device), CL_DEVICE_NOT_FOUND);
+  EXPECT_EQ(device, nullptr);
   const size_t one = 1;
   EXPECT_EQ(hkEnqueueNDRangeKernel(nullptr, nullptr, 1, nullptr, &one, nullptr, 0, nullptr,
                                    nullptr),

@@ -9,10 +9,10 @@
 #   integration.layer_not_loaded   the same program without the layer must fail
 #   integration.layer_corpus       corpus_test.cpp built as plain OpenCL (-DHK_QUEUE_ONLY)
 #                                  through the layer: every launch direct, results agree
-#   integration.layer_entries      the layer intercepts exactly replace.h's functions
+#   integration.layer_entries      replace.h maps exactly the functions of entries.def, the
+#                                  list the layer's table is made from
 #
 # Run as a script (cmake -DMODE=... -P layer.cmake) this file is a test driver:
-#   MODE=entries  REPLACE_H, LAYER_CPP: the check behind integration.layer_entries
 #   MODE=run      PROGRAM, ARGS, PASS, FAIL, DIRECT: runs PROGRAM; passes if it exits with
 #                 0, its output (stdout + stderr) matches PASS and does not match FAIL, and,
 #                 with DIRECT=n, PASS's 2nd and 3rd groups (inline and team counts) sum to n
@@ -37,42 +37,6 @@ if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
   if(FAIL AND "${out}${err}" MATCHES "${FAIL}")
     message(FATAL_ERROR "the output matches '${FAIL}': ${CMAKE_MATCH_0}")
   endif()
-  return()
-endif()
-
-if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "entries")
-  file(READ ${REPLACE_H} replace_h)
-  file(READ ${LAYER_CPP} layer_cpp)
-  string(REGEX MATCHALL "#define cl[A-Za-z]+ hk[A-Za-z]+" defs "${replace_h}")
-  set(replaced "")
-  foreach(d ${defs})
-    string(REGEX REPLACE "#define cl([A-Za-z]+) hk([A-Za-z]+)" "\\1;\\2" pair "${d}")
-    list(GET pair 0 cl_name)
-    list(GET pair 1 hk_name)
-    if(NOT cl_name STREQUAL hk_name)
-      message(FATAL_ERROR "replace.h maps cl${cl_name} to hk${hk_name}")
-    endif()
-    list(APPEND replaced ${cl_name})
-  endforeach()
-  string(REGEX MATCH "#define HK_LAYER_ENTRIES\\(X\\)[^\n]*(\n[^\n]*\\\\)*\n[^\n]*" block
-         "${layer_cpp}")
-  string(REGEX MATCHALL "X\\([A-Za-z]+\\)" entries "${block}")
-  set(layered "")
-  foreach(e ${entries})
-    string(REGEX REPLACE "X\\(([A-Za-z]+)\\)" "\\1" name "${e}")
-    list(APPEND layered ${name})
-  endforeach()
-  list(LENGTH replaced n_replaced)
-  list(LENGTH layered n_layered)
-  set(missing ${replaced})
-  list(REMOVE_ITEM missing ${layered})
-  set(extra ${layered})
-  list(REMOVE_ITEM extra ${replaced})
-  if(n_replaced EQUAL 0 OR missing OR extra)
-    message(FATAL_ERROR "replace.h (${n_replaced}) and the layer (${n_layered}) differ: "
-                        "not in the layer: ${missing}; not in replace.h: ${extra}")
-  endif()
-  message(STATUS "layer and replace.h agree on ${n_layered} functions")
   return()
 endif()
 
@@ -106,7 +70,8 @@ set_tests_properties(integration.layer_not_loaded PROPERTIES
 # (its hk* calls are plain cl* calls in this build), so the two results must agree and
 # the layer's report must show no launch that fell back to PoCL's queue.
 add_executable(layer_corpus ${CMAKE_CURRENT_LIST_DIR}/corpus_test.cpp)
-target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include
+  ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(layer_corpus PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main)
 target_compile_definitions(layer_corpus PRIVATE HK_QUEUE_ONLY
   HK_KERNELS_DIR="${PROJECT_SOURCE_DIR}/kernels")
@@ -119,6 +84,4 @@ set_tests_properties(integration.layer_corpus PROPERTIES
   ENVIRONMENT "${HK_LAYER_ENV};HOSTKERNEL_REPORT=1")
 
 add_test(NAME integration.layer_entries
-         COMMAND ${CMAKE_COMMAND} -DMODE=entries -DREPLACE_H=${PROJECT_SOURCE_DIR}/include/hostkernel/replace.h
-                 -DLAYER_CPP=${PROJECT_SOURCE_DIR}/src/layer/layer.cpp
-                 -P ${CMAKE_CURRENT_LIST_FILE})
+         COMMAND ${CMAKE_COMMAND} -DMODE=check -P ${PROJECT_SOURCE_DIR}/cmake/HkReplaceHeader.cmake)

@@ -7,11 +7,11 @@
 // profiling timestamps), and that the launches ran directly. For the last it asks the
 // layer, through the standard extension mechanism, for hkGetKernelLaunchCounts
 // (clGetExtensionFunctionAddressForPlatform): without the layer that lookup fails, and
-// so does every test that expects direct launches. hostkernel.h is included for the
+// so does every test that expects direct launches. hostkernel_ext.h is included for the
 // hk_launch_counts type only; no hk* function is linked.
 #include <CL/cl.h>
 #include <gtest/gtest.h>
-#include <hostkernel/hostkernel.h>
+#include <hostkernel/hostkernel_ext.h>
 
 #include <cmath>
 #include <cstdint>
@@ -161,6 +161,20 @@ TEST_F(Layer, IsLoadedAndAnswersLaunchCounts) {
             nullptr);
 }
 
+// A program that does not link hostkernel finds the device hostkernel runs on through the
+// layer.
+TEST_F(Layer, AnswersHkGetPoclDevice) {
+  using GetPoclDeviceFn = cl_int (*)(cl_platform_id *, cl_device_id *);
+  const auto get_pocl_device = reinterpret_cast<GetPoclDeviceFn>(
+      clGetExtensionFunctionAddressForPlatform(env.platform, "hkGetPoclDevice"));
+  ASSERT_NE(get_pocl_device, nullptr) << "the layer is not loaded";
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  ASSERT_EQ(get_pocl_device(&platform, &device), CL_SUCCESS);
+  EXPECT_EQ(platform, env.platform);
+  EXPECT_EQ(device, env.device);
+}
+
 TEST_F(Layer, TrivialRunsDirectly) {
   cl_kernel k = env.kernel("trivial.cl", "trivial");
   cl_command_queue q = env.queue();
@@ -173,6 +187,31 @@ TEST_F(Layer, TrivialRunsDirectly) {
                             nullptr, nullptr));
   for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<int>(i)) << i;
   expectDirect(k, 1);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+}
+
+// The count-by-count query answers through the layer too, as the struct does.
+TEST_F(Layer, AnswersHkGetKernelLaunchInfo) {
+  using LaunchInfoFn = cl_int (*)(cl_kernel, hk_kernel_launch_info, size_t, void *, size_t *);
+  const auto launch_info = reinterpret_cast<LaunchInfoFn>(
+      clGetExtensionFunctionAddressForPlatform(env.platform, "hkGetKernelLaunchInfo"));
+  ASSERT_NE(launch_info, nullptr) << "the layer is not loaded";
+  cl_kernel k = env.kernel("trivial.cl", "trivial");
+  cl_command_queue q = env.queue();
+  int out = -1;
+  cl_mem m = env.buffer(sizeof out, &out);
+  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  const size_t one = 1;
+  CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+  CL_OK(clFinish(q));
+  const hk_launch_counts c = countsOf(k);
+  for (int p = HK_PATH_INLINE; p <= HK_PATH_QUEUE; ++p) {
+    cl_ulong n = ~cl_ulong{0};
+    CL_OK(launch_info(k, HK_KERNEL_LAUNCHES_ON_PATH(p), sizeof n, &n, nullptr));
+    EXPECT_EQ(n, c.by_path[p]) << "path " << p << ": " << describe(c);
+  }
   clReleaseMemObject(m);
   clReleaseKernel(k);
   clReleaseCommandQueue(q);

@@ -33,17 +33,12 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-hk_launch_counts Counts(cl_kernel k) {
-  hk_launch_counts c{};
-  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  return c;
-}
 
 // Zero for a kernel not launched yet (hkGetKernelLaunchCounts's answer for a kernel that
 // was created but never used is checked in errors_test).
@@ -54,10 +49,8 @@ hk_launch_counts CountsSoFar(cl_kernel k) {
 }
 
 cl_device_id CpuDevice() {
-  cl_platform_id platform = nullptr;
-  EXPECT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
   cl_device_id device = nullptr;
-  EXPECT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), CL_SUCCESS);
+  EXPECT_TRUE(FindPoclDevice(nullptr, &device));
   return device;
 }
 

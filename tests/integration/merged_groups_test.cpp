@@ -46,7 +46,7 @@ unsigned TeamThreads() {
 }
 
 // Launches `name` over global x local (2-D when gy > 1) and checks every element.
-hk_variant_info LaunchAndCheck(const char *name, std::size_t gx, std::size_t gy,
+hk::KernelVariants LaunchAndCheck(const char *name, std::size_t gx, std::size_t gy,
                                std::size_t lx, std::size_t ly) {
   Fixture &f = fixture();
   hk::Kernel k(f.program, name);
@@ -71,7 +71,7 @@ hk_variant_info LaunchAndCheck(const char *name, std::size_t gx, std::size_t gy,
 
 TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsOnTheTeam) {
   // 65 536 work-items (team-sized), 1024 groups of 64: merged 32 at a time.
-  const hk_variant_info v = LaunchAndCheck("blind", 1 << 16, 1, 64, 1);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 1 << 16, 1, 64, 1);
   EXPECT_TRUE(v.group_free);
   EXPECT_EQ(v.planned_local_size[0], 2048u);
 }
@@ -79,7 +79,7 @@ TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsOnTheTeam) {
 TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsInline) {
   // 1000 work-items (inline), 125 groups of 8: merged 25 at a time, leaving a group for
   // each of the 2 team threads should the kernel turn out slow (with one thread, all 125).
-  const hk_variant_info v = LaunchAndCheck("blind", 1000, 1, 8, 1);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 1000, 1, 8, 1);
   EXPECT_TRUE(v.group_free);
   EXPECT_EQ(v.planned_local_size[0], TeamThreads() == 2 ? 200u : 1000u);
 }
@@ -87,32 +87,32 @@ TEST(MergedGroups, GroupFreeKernelRunsWithLargerGroupsInline) {
 TEST(MergedGroups, TeamLaunchKeepsGroupsForEveryThread) {
   // 16 384 work-items (team-sized), 256 groups of 64: merged 16 at a time, not 32, to
   // keep 8 groups per team thread (with one thread: 32 at a time, 2048 work-items).
-  const hk_variant_info v = LaunchAndCheck("blind", 1 << 14, 1, 64, 1);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 1 << 14, 1, 64, 1);
   EXPECT_EQ(v.planned_local_size[0], TeamThreads() == 2 ? 1024u : 2048u);
 }
 
 TEST(MergedGroups, LargeGroupsMergeToo) {
   // 65 536 work-items in 256 groups of 256: merged 8 at a time.
-  const hk_variant_info v = LaunchAndCheck("blind", 1 << 16, 1, 256, 1);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 1 << 16, 1, 256, 1);
   EXPECT_EQ(v.planned_local_size[0], 2048u);
 }
 
 TEST(MergedGroups, TwoDimensionalLaunchMergesTheFirstDimensionOnly) {
   // 16 x 16 groups of 16 x 4: the first dimension's 16 groups merge into one.
-  const hk_variant_info v = LaunchAndCheck("blind", 256, 64, 16, 4);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 256, 64, 16, 4);
   EXPECT_EQ(v.planned_local_size[0], 256u);
   EXPECT_EQ(v.planned_local_size[1], 4u);
 }
 
 TEST(MergedGroups, LargeTwoDimensionalGroupsMergeAlongY) {
   // 16 x 16 groups of 16 x 16 (256 work-items): rows stay 16 wide, 8 groups merge along y.
-  const hk_variant_info v = LaunchAndCheck("blind", 256, 256, 16, 16);
+  const hk::KernelVariants v = LaunchAndCheck("blind", 256, 256, 16, 16);
   EXPECT_EQ(v.planned_local_size[0], 16u);
   EXPECT_EQ(v.planned_local_size[1], 128u);
 }
 
 TEST(MergedGroups, KernelThatSeesItsGroupKeepsTheLaunchsGroups) {
-  const hk_variant_info v = LaunchAndCheck("sighted", 1 << 16, 1, 64, 1);
+  const hk::KernelVariants v = LaunchAndCheck("sighted", 1 << 16, 1, 64, 1);
   EXPECT_FALSE(v.group_free);
   EXPECT_EQ(v.planned_local_size[0], 64u);
 }

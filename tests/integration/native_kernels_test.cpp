@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "support/variant_groups.hpp"
+
 #ifndef HK_KERNELS_DIR
 #error "HK_KERNELS_DIR must name the kernels/ directory"
 #endif
@@ -138,7 +140,7 @@ void runVariantSequence(hk::Runtime &rt, hk::Program program, const Shape &s) {
   rt.finish();
   m.expectResults();
   m.expectVariants(false);
-  hk_variant_info v = k.variants();
+  hk::KernelVariants v = k.variants();
   EXPECT_TRUE(v.native);
   EXPECT_FALSE(v.unchecked_built) << "the first launch built the unchecked variant";
   EXPECT_EQ(v.checked_groups, s.totalGroups());
@@ -278,7 +280,7 @@ TEST(NativeKernelsDefaults, NoWorkGroupSizeGivenStillCoversAPrimeSize) {
   k.launch({n}, a, b, c, 2.0f);
   rt.finish();
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 2.0f * c[i]);
-  hk_variant_info v = k.variants();
+  hk::KernelVariants v = k.variants();
   EXPECT_EQ(v.checked_groups + v.unchecked_groups, 2u * 8u);  // 128-item groups (16 vectors)
   EXPECT_EQ(k.counts().by_path[HK_PATH_QUEUE], 0u);
 }
@@ -314,14 +316,78 @@ TEST(NativeKernelsCApi, ArgumentsFromIndexOneAndErrors) {
               CL_SUCCESS);
   ASSERT_EQ(hkFinish(rt.queue()), CL_SUCCESS);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 2.0f * c[i]);
-  hk_variant_info v{};
-  ASSERT_EQ(hkGetKernelVariantInfo(k, &v), CL_SUCCESS);
-  EXPECT_TRUE(v.native);
-  EXPECT_EQ(v.unchecked_groups, 2u * 31u);  // launches 2 and 3: 31 full groups each
-  EXPECT_EQ(v.checked_groups, 32u + 2u);    // launch 1 entirely, then the boundary group
-  EXPECT_EQ(hkGetKernelVariantInfo(k, nullptr), CL_INVALID_VALUE);
+  cl_bool native = CL_FALSE;
+  ASSERT_EQ(hkGetKernelVariantInfo(k, HK_KERNEL_VARIANT_NATIVE, sizeof native, &native, nullptr),
+            CL_SUCCESS);
+  EXPECT_TRUE(native);
+  const VariantGroups groups = GroupsByVariant(k);
+  EXPECT_EQ(groups.unchecked, 2u * 31u);  // launches 2 and 3: 31 full groups each
+  EXPECT_EQ(groups.checked, 32u + 2u);    // launch 1 entirely, then the boundary group
+  EXPECT_EQ(hkGetKernelVariantInfo(k, HK_KERNEL_VARIANT_NATIVE, sizeof native - 1, &native,
+                                   nullptr),
+            CL_INVALID_VALUE);
   hkReleaseKernel(k);
   hkReleaseProgram(p);
+}
+
+// hkGetKernelVariantInfo answers as clGetKernelWorkGroupInfo does: the size of every value,
+// the value only where it fits, CL_INVALID_VALUE for names it does not know or short
+// sizes (leaving the caller's memory alone), CL_INVALID_KERNEL without a kernel.
+TEST(NativeKernelsCApi, VariantQueriesHaveOpenClErrorSemantics) {
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Kernel k(hk::Program::native(rt, R"(
+      HK_KERNEL(scale, float a, global float *x) {
+        if (hk_in_bounds()) x[hk_global_id(0)] *= a;
+      })"),
+               "scale");
+  const struct {
+    hk_kernel_variant_info name;
+    size_t size;
+  } kQueries[] = {
+      {HK_KERNEL_VARIANT_NATIVE, sizeof(cl_bool)},
+      {HK_KERNEL_VARIANT_UNCHECKED_BUILT, sizeof(cl_bool)},
+      {HK_KERNEL_VARIANT_UNCHECKED_USED, sizeof(cl_bool)},
+      {HK_KERNEL_VARIANT_CHECKED_GROUPS, sizeof(cl_ulong)},
+      {HK_KERNEL_VARIANT_UNCHECKED_GROUPS, sizeof(cl_ulong)},
+      {HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE, 3 * sizeof(size_t)},
+      {HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES, sizeof(cl_ulong)},
+      {HK_KERNEL_VARIANT_GROUP_FREE, sizeof(cl_bool)},
+      {HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE, 3 * sizeof(size_t)},
+  };
+  for (const auto &q : kQueries) {
+    size_t size = 0;
+    EXPECT_EQ(hkGetKernelVariantInfo(k.get(), q.name, 0, nullptr, &size), CL_SUCCESS) << q.name;
+    EXPECT_EQ(size, q.size) << q.name;
+    unsigned char value[3 * sizeof(size_t) + 1];
+    std::memset(value, 0xAB, sizeof value);
+    EXPECT_EQ(hkGetKernelVariantInfo(k.get(), q.name, q.size - 1, value, nullptr),
+              CL_INVALID_VALUE)
+        << q.name;
+    for (unsigned char b : value) EXPECT_EQ(b, 0xAB) << q.name << ": written although short";
+    size = 0;
+    EXPECT_EQ(hkGetKernelVariantInfo(k.get(), q.name, sizeof value, value, &size), CL_SUCCESS)
+        << q.name;
+    EXPECT_EQ(size, q.size) << q.name;
+    EXPECT_EQ(value[q.size], 0xAB) << q.name << ": written past the value";
+  }
+  cl_bool native = CL_FALSE;
+  ASSERT_EQ(hkGetKernelVariantInfo(k.get(), HK_KERNEL_VARIANT_NATIVE, sizeof native, &native,
+                                   nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(native, CL_TRUE);
+  size_t size = 7;
+  EXPECT_EQ(hkGetKernelVariantInfo(k.get(), 0x4B00, sizeof native, &native, &size),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(hkGetKernelVariantInfo(k.get(), HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE + 1,
+                                   sizeof native, &native, &size),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(hkGetKernelVariantInfo(k.get(), CL_KERNEL_WORK_GROUP_SIZE, sizeof native, &native,
+                                   &size),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(size, 7u) << "size_ret written for an unknown name";
+  EXPECT_EQ(hkGetKernelVariantInfo(nullptr, HK_KERNEL_VARIANT_NATIVE, sizeof native, &native,
+                                   nullptr),
+            CL_INVALID_KERNEL);
 }
 
 // A plain program's kernel is never native, even with a first parameter of that type.
@@ -359,7 +425,7 @@ TEST(NativeKernelsFallback, UncheckedVariantThatDoesNotBuildLeavesTheCheckedOne)
     rt.finish();
     for (int i = 0; i < 100; ++i) ASSERT_EQ(out[i], i + 100) << "round " << round;
   }
-  hk_variant_info v = k.variants();
+  hk::KernelVariants v = k.variants();
   EXPECT_FALSE(v.unchecked_built);
   EXPECT_FALSE(v.unchecked_used);
   EXPECT_EQ(v.unchecked_groups, 0u);

@@ -54,7 +54,7 @@ TEST(Specialized, HotKernelUsesPoclsSpecializedFunction) {
   }
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(a[i], b[i] + static_cast<float>(launches) * c[i]) << i;
-  const hk_variant_info v = k.variants();
+  const hk::KernelVariants v = k.variants();
   EXPECT_GE(v.specialized_launches, 5u) << launches << " launches";
   EXPECT_EQ(v.specialized_local_size[0], 256u);
   EXPECT_EQ(v.specialized_local_size[1], 1u);

@@ -34,6 +34,10 @@
 #include <string>
 #include <vector>
 
+#include "support/pocl_env.hpp"
+#include "support/queue_checks.hpp"
+#include "support/random.hpp"
+
 #ifndef HK_KERNELS_DIR
 #error "HK_KERNELS_DIR must name the kernels/ directory"
 #endif
@@ -112,34 +116,6 @@ template <class T> Bytes bytes_of(const std::vector<T> &v) {
 Buffer out(size_t bytes) { return {Bytes(bytes, 0xCD), false}; }  // "not written" ≠ any result
 template <class T> Buffer in(const std::vector<T> &v) { return {bytes_of(v), false}; }
 
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  uint64_t next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return s ^ (s >> 29);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-};
-std::vector<float> floats(size_t n, uint64_t seed, float lo = -4, float hi = 4) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto &x : v) x = lo + static_cast<float>(r.unit()) * (hi - lo);
-  return v;
-}
-std::vector<double> doubles(size_t n, uint64_t seed, double lo, double hi) {
-  Rng r(seed);
-  std::vector<double> v(n);
-  for (auto &x : v) x = lo + r.unit() * (hi - lo);
-  return v;
-}
-template <class T> std::vector<T> ints(size_t n, uint64_t seed, uint64_t mod = 0) {
-  Rng r(seed);
-  std::vector<T> v(n);
-  for (auto &x : v) x = static_cast<T>(mod ? r.next() % mod : r.next());
-  return v;
-}
-
 enum class Printf { None, Ordered, Sorted };
 
 struct Case {
@@ -151,11 +127,7 @@ struct Case {
 void PrintTo(const Case &c, std::ostream *os) { *os << c.name; }
 
 // ---- OpenCL objects shared by all cases ---------------------------------------------------
-struct Cl {
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue pocl_queue = nullptr, hk_queue = nullptr;
-  std::string error;
+struct Cl : PoclQueues {
   std::map<std::string, cl_program> programs;
   std::map<std::string, std::string> build_errors;
 
@@ -164,46 +136,12 @@ struct Cl {
     return *cl;
   }
 
-  Cl() {
-    cl_uint n = 0;
-    clGetPlatformIDs(0, nullptr, &n);
-    std::vector<cl_platform_id> ps(n);
-    if (n) clGetPlatformIDs(n, ps.data(), nullptr);
-    for (cl_platform_id p : ps) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, "Portable Computing Language") &&
-          clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS)
-        break;
-      device = nullptr;
-    }
-    if (!device) {
-      error = "no PoCL CPU device";
-      return;
-    }
-    cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    if (context) pocl_queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-    if (context) hk_queue = hkCreateCommandQueueWithProperties(context, device, nullptr, &err);
-    if (!pocl_queue || !hk_queue) error = "context/queues: " + std::to_string(err);
-  }
+  Cl() : PoclQueues(QueueBy::kHostkernel) {}
 
   void release() {
     for (auto &[key, p] : programs) hkReleaseProgram(p);
     programs.clear();
-    if (pocl_queue) clReleaseCommandQueue(pocl_queue);
-    if (hk_queue) hkReleaseCommandQueue(hk_queue);
-    if (context) clReleaseContext(context);
-    pocl_queue = hk_queue = nullptr;
-    context = nullptr;
-  }
-
-  static std::string log(cl_program p, cl_device_id d) {
-    size_t len = 0;
-    clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
-    std::string s(len, '\0');
-    clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, len, s.data(), nullptr);
-    return s;
+    PoclQueues::release();
   }
 
   // kernels/<file>.cl from source (spirv = false) or build/spirv/<file>.spv through
@@ -237,7 +175,7 @@ struct Cl {
     if (err == CL_SUCCESS) err = clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
       build_errors[key] = "build of " + path + " failed (" + std::to_string(err) + "): " +
-                          (p ? log(p, device) : "");
+                          (p ? BuildLog(p, device) : "");
       if (p) clReleaseProgram(p);
       return nullptr;
     }
@@ -382,7 +320,13 @@ std::string firstDifference(const Bytes &want, const Bytes &got) {
 }
 
 // ---- the test ---------------------------------------------------------------------------
-class SpirvCorpus : public ::testing::TestWithParam<Case> {};
+class SpirvCorpus : public ::testing::TestWithParam<Case> {
+ protected:
+  // Every case leaves hostkernel's queue with no PoCL work after hkFinish.
+  void TearDown() override {
+    if (Cl::get().error.empty()) ExpectNoQueuedPoclWork(Cl::get().hk_queue);
+  }
+};
 
 TEST_P(SpirvCorpus, MatchesSourceProgramOnPoclQueueBitForBit) {
   const Case &c = GetParam();

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "support/pocl_device.hpp"
+
 namespace {
 
 constexpr std::size_t kInputs = 4096;
@@ -48,9 +50,7 @@ struct Env {
   cl_mem in = nullptr;
 
   Env() {
-    cl_platform_id platform;
-    check(clGetPlatformIDs(1, &platform, nullptr) == CL_SUCCESS, "no platform");
-    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, nullptr) == CL_SUCCESS, "no CPU");
+    check(FindPoclDevice(nullptr, &dev), "no PoCL CPU device");
     cl_int err;
     ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
     queue = clCreateCommandQueue(ctx, dev, 0, &err);

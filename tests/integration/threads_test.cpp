@@ -23,7 +23,8 @@
 #include <thread>
 #include <vector>
 
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -240,10 +241,7 @@ class Worker {
 class Threads : public ::testing::Test {
  protected:
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &env_.device, nullptr),
-              CL_SUCCESS);
+    ASSERT_TRUE(FindPoclDevice(nullptr, &env_.device));
     cl_int err = CL_SUCCESS;
     env_.ctx = clCreateContext(nullptr, 1, &env_.device, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);

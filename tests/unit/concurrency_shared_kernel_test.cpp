@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/pocl_device.hpp"
+
 namespace {
 
 const char *kSource = R"CLC(
@@ -31,9 +33,7 @@ kernel void write_id(global int *out) { out[get_global_id(0)] = (int)get_global_
 class SharedKernel : public ::testing::Test {
  protected:
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), CL_SUCCESS);
+    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
     cl_int err = CL_SUCCESS;
     ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);

@@ -10,6 +10,7 @@
 // OpenCL, so forking is safe.
 
 #include "launch/local_size.hpp"
+#include "support/pocl_device.hpp"
 
 #include <CL/cl.h>
 #include <gtest/gtest.h>
@@ -158,18 +159,8 @@ int runPoclSweep(FILE *out) {
     }                                                                        \
   } while (0)
 
-  cl_uint nplat = 0;
-  CHECK_CL(clGetPlatformIDs(0, nullptr, &nplat));
-  std::vector<cl_platform_id> plats(nplat);
-  CHECK_CL(clGetPlatformIDs(nplat, plats.data(), nullptr));
   cl_device_id dev = nullptr;
-  for (cl_platform_id p : plats) {
-    char name[256] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (!std::strstr(name, "Portable Computing Language")) continue;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &dev, nullptr) == CL_SUCCESS) break;
-  }
-  if (!dev) {
+  if (!FindPoclDevice(nullptr, &dev)) {
     std::fprintf(out, "no PoCL CPU device\n");
     return 2;
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pocl/binary.hpp"
+#include "support/pocl_device.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HK_TEST_ASAN 1
@@ -76,18 +77,8 @@ RealBinary buildRealBinary() {
     out.problem = "no OpenCL platform";
     return out;
   }
-  std::vector<cl_platform_id> platforms(n);
-  clGetPlatformIDs(n, platforms.data(), nullptr);
   cl_device_id dev = nullptr;
-  for (auto p : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    if (std::strstr(name, "Portable Computing Language") &&
-        clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &dev, nullptr) == CL_SUCCESS)
-      break;
-    dev = nullptr;
-  }
-  if (!dev) {
+  if (!FindPoclDevice(nullptr, &dev)) {
     out.problem = "no PoCL CPU device";
     return out;
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "program/program_image.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -29,10 +30,8 @@ kernel void c(global float *o, float f) { o[get_global_id(0)] = f * 2.0f; }
 )CLC";
 
 TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
-  cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
-  ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), CL_SUCCESS);
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);

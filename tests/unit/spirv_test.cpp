@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "program/spirv.hpp"
+#include "support/pocl_device.hpp"
 
 #ifndef HK_SPIRV_DIR
 #error "HK_SPIRV_DIR must name the corpus's SPIR-V directory"
@@ -347,19 +348,10 @@ struct Pocl {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   Pocl() {
-    cl_uint n = 0;
-    clGetPlatformIDs(0, nullptr, &n);
-    std::vector<cl_platform_id> ps(n);
-    if (n) clGetPlatformIDs(n, ps.data(), nullptr);
-    for (cl_platform_id p : ps) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, "Portable Computing Language") &&
-          clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS)
-        break;
+    if (!FindPoclDevice(nullptr, &device)) {
       device = nullptr;
+      return;
     }
-    if (!device) return;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
     queue = clCreateCommandQueueWithProperties(context, device, nullptr, nullptr);
   }

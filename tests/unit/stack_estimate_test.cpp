@@ -26,6 +26,7 @@
 
 #include "pocl/abi.hpp"
 #include "program/program_image.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -114,8 +115,7 @@ struct Cl {
     return cl;
   }
   Cl() {
-    if (clGetPlatformIDs(1, &platform, nullptr) != CL_SUCCESS) return;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) return;
+    if (!FindPoclDevice(&platform, &device)) return;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
   }
   ~Cl() {

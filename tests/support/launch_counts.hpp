@@ -1,5 +1,5 @@
-// Test helpers for launch counts: launches that ran directly, on either direct path, and
-// the counts as text for failure messages.
+// Test helpers for launch counts: a kernel's counts, the launches that ran directly (on
+// either direct path), all launches, and the counts as text for failure messages.
 //
 //   EXPECT_EQ(Direct(Counts(k)), 1u) << Describe(Counts(k));
 //
@@ -8,12 +8,24 @@
 // can), so tests that check "direct, not the queue" count both paths.
 #pragma once
 
-#include "hostkernel/hostkernel.h"
+#include <gtest/gtest.h>
+#include <hostkernel/hostkernel.h>
 
 #include <string>
 
+// The kernel's counts; a failed query fails the test (and gives zeros).
+inline hk_launch_counts Counts(cl_kernel k) {
+  hk_launch_counts c{};
+  EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
+  return c;
+}
+
 inline cl_ulong Direct(const hk_launch_counts &c) {
   return c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM];
+}
+
+inline cl_ulong Total(const hk_launch_counts &c) {
+  return c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM] + c.by_path[HK_PATH_QUEUE];
 }
 
 // "inline=1 team=0 queue=2 [non-uniform work-groups]=2"
