@@ -22,14 +22,15 @@ extern "C" {
 #endif
 
 /* ---- the device ----------------------------------------------------------------- */
-/* The device whose launches hostkernel runs directly: PoCL 3.1's CPU device (pthread or
- * basic driver), and its platform (platform may be NULL). CL_DEVICE_NOT_FOUND when there
- * is none (no PoCL, or a PoCL that hostkernel does not support; launches elsewhere still
- * work, through the device's queue), CL_INVALID_VALUE if device is NULL.
+/* PoCL's CPU device and its platform (platform may be NULL): the one whose launches
+ * hostkernel runs directly when there is one (PoCL 3.1's pthread or basic driver), else
+ * the first CPU device of a PoCL release hostkernel does not support, whose launches all
+ * go to PoCL's queue. CL_DEVICE_NOT_FOUND when no PoCL platform has a CPU device,
+ * CL_INVALID_VALUE if device is NULL.
  *
  *   cl_platform_id platform;
  *   cl_device_id device;
- *   if (hkGetPoclDevice(&platform, &device) != CL_SUCCESS) ...;   // no direct launches
+ *   if (hkGetPoclDevice(&platform, &device) != CL_SUCCESS) ...;   // no PoCL here
  *   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
  */
 HK_API cl_int hkGetPoclDevice(cl_platform_id *platform, cl_device_id *device);

@@ -15,6 +15,9 @@ cl_int hkGetPoclDevice(cl_platform_id *platform, cl_device_id *device) {
   // The library's table (base/next.cpp) lacks the platform list; the loader exports it.
   auto getPlatforms = hk::next().clGetPlatformIDs ? hk::next().clGetPlatformIDs
                                                   : &::clGetPlatformIDs;
+  // A supported device first; else PoCL's first CPU device, whose launches then go to
+  // PoCL's queue (a PoCL release hostkernel does not know still runs programs).
+  bool found_unsupported = false;
   cl_uint n = 0;
   if (getPlatforms(0, nullptr, &n) != CL_SUCCESS) n = 0;
   std::vector<cl_platform_id> platforms(n);
@@ -29,13 +32,15 @@ cl_int hkGetPoclDevice(cl_platform_id *platform, cl_device_id *device) {
                                   nullptr) != CL_SUCCESS)
       continue;
     for (cl_device_id d : devices) {
-      if (!hk::pocl::probeDevice(d).supported) continue;
+      const hk::pocl::DeviceProbe probe = hk::pocl::probeDevice(d);
+      if (!probe.pocl_cpu || (found_unsupported && !probe.supported)) continue;
       if (platform) *platform = platforms[i];
       *device = d;
-      return CL_SUCCESS;
+      if (probe.supported) return CL_SUCCESS;
+      found_unsupported = true;
     }
   }
-  return CL_DEVICE_NOT_FOUND;
+  return found_unsupported ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
 }
 
 }  // extern "C"

@@ -61,6 +61,7 @@ DeviceProbe probeDevice(cl_device_id device) {
   p.name = deviceString(device, CL_DEVICE_NAME);
   std::string vendor = platformString(platform, CL_PLATFORM_NAME);
   std::string version = platformString(platform, CL_PLATFORM_VERSION);
+  p.pocl_cpu = vendor == kPlatformName && (type & CL_DEVICE_TYPE_CPU);
   if (vendor != kPlatformName) {
     p.reason = "platform '" + vendor + "' is not PoCL";
   } else if (!isSupportedPoclVersion(version)) {

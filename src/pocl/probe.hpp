@@ -14,6 +14,7 @@ namespace hk::pocl {
 
 struct DeviceProbe {
   bool supported = false;
+  bool pocl_cpu = false;           // a CPU device of a PoCL platform, supported or not
   std::string reason;              // why not, when !supported
   std::string name;                // CL_DEVICE_NAME
   std::size_t max_item_sizes[3] = {1, 1, 1};

@@ -12,7 +12,8 @@
 
 #include <vector>
 
-#include "launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 inline const char *kBumpSource = R"CLC(
 kernel void bump(global int *c) { c[get_global_id(0)] += 1; }
@@ -24,9 +25,7 @@ inline constexpr size_t kLocal = 256;
 class BumpKernel : public ::testing::Test {
  public:
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), CL_SUCCESS);
+    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
     cl_int err = CL_SUCCESS;
     ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);

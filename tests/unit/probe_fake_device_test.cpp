@@ -267,6 +267,7 @@ TEST_F(FakeDevice, OtherPlatformsAreRefusedWithTheirName) {
     g_world.device_type = c.type;
     hk::pocl::DeviceProbe p = probe();
     EXPECT_FALSE(p.supported) << c.platform;
+    EXPECT_FALSE(p.pocl_cpu) << c.platform;
     EXPECT_NE(p.reason.find("is not PoCL"), std::string::npos) << c.platform << ": " << p.reason;
   }
 }
@@ -278,6 +279,7 @@ TEST_F(FakeDevice, OtherPoclVersionsAreRefused) {
     g_world.platform_version = v;
     hk::pocl::DeviceProbe p = probe();
     EXPECT_FALSE(p.supported) << "'" << v << "'";
+    EXPECT_TRUE(p.pocl_cpu) << "'" << v << "'";  // hkGetPoclDevice still finds it
     EXPECT_NE(p.reason.find("unsupported PoCL version"), std::string::npos) << p.reason;
   }
   for (const char *v : {"OpenCL 3.0 PoCL 3.1+debian", "OpenCL 3.0 PoCL 3.1-RC1",
@@ -303,6 +305,7 @@ TEST_F(FakeDevice, PoclDevicesOtherThanTheCpuDriversAreRefused) {
     g_world.device_type = c.type;
     hk::pocl::DeviceProbe p = probe();
     EXPECT_FALSE(p.supported) << "'" << c.device << "'";
+    EXPECT_EQ(p.pocl_cpu, (c.type & CL_DEVICE_TYPE_CPU) != 0) << "'" << c.device << "'";
     EXPECT_NE(p.reason.find("is not PoCL's CPU"), std::string::npos) << p.reason;
   }
 }
