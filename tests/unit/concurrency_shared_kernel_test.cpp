@@ -122,8 +122,9 @@ TEST_F(SharedKernel, ConcurrentLaunchesWithDifferentOffsetsEachRunTheirOwnGeomet
   ExpectEveryRegionIncrementedExactly(host_, kLaunches, "own queues");
   hk_launch_counts c{};
   ASSERT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-  // Not asserted: the counters are written without atomic increments (entries.hpp assumes
-  // one launching thread per kernel), so concurrent launches of one kernel may lose counts.
+  // Not asserted: the counters are written without atomic increments (LaunchCounts in
+  // launch/launchable_kernel.hpp assumes one launching thread per kernel), so concurrent
+  // launches of one kernel may lose counts.
   std::printf("launch counts: inline %llu team %llu queue %llu (of %d launches)\n",
               (unsigned long long)c.by_path[HK_PATH_INLINE],
               (unsigned long long)c.by_path[HK_PATH_TEAM],
