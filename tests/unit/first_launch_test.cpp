@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/next.hpp"
@@ -205,6 +206,56 @@ TEST_F(FirstLaunch, ProgramReleasedWhileItsPreparationIsPending) {
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
   for (cl_uint &v : expect) v = 2u * v + 5u;
   EXPECT_EQ(read(), expect);
+}
+
+TEST_F(FirstLaunch, ConcurrentFirstLaunchesOfOneProgram) {
+  // Several threads, each with its own kernel of one new program, queue and buffer: the
+  // kernels' preparations meet in the registry's program entry.
+  constexpr int kThreads = 4, kLaunches = 5;
+  cl_program p = build(kTriple);
+  struct Lane {
+    cl_command_queue queue = nullptr;
+    cl_mem buf = nullptr;
+    cl_kernel kernel = nullptr;
+  };
+  std::vector<Lane> lanes(kThreads);
+  std::vector<cl_uint> zeros(kItems, 0);
+  for (Lane &l : lanes) {
+    cl_int err = CL_SUCCESS;
+    l.queue = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    l.buf = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kItems * 4,
+                           zeros.data(), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    l.kernel = hkCreateKernel(p, "triple", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(l.kernel, 0, sizeof l.buf, &l.buf), CL_SUCCESS);
+  }
+  std::vector<std::thread> threads;
+  for (Lane &l : lanes)
+    threads.emplace_back([&l] {
+      const size_t global = kItems, local = 64;
+      for (int i = 0; i < kLaunches; ++i)
+        hkEnqueueNDRangeKernel(l.queue, l.kernel, 1, nullptr, &global, &local, 0, nullptr,
+                               nullptr);
+      hkFinish(l.queue);
+    });
+  for (std::thread &t : threads) t.join();
+  cl_uint expect = 0;
+  for (int i = 0; i < kLaunches; ++i) expect = 3u * expect + 1u;
+  for (Lane &l : lanes) {
+    std::vector<cl_uint> out(kItems);
+    ASSERT_EQ(hkEnqueueReadBuffer(l.queue, l.buf, CL_TRUE, 0, kItems * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(out, std::vector<cl_uint>(kItems, expect));
+    const hk_launch_counts c = counts(l.kernel);
+    EXPECT_LE(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(c);
+    EXPECT_GE(Direct(c), cl_ulong(kLaunches - 1)) << Describe(c);
+    hkReleaseKernel(l.kernel);
+    hkReleaseMemObject(l.buf);
+    hkReleaseCommandQueue(l.queue);
+  }
 }
 
 // With a persistent cache (HOSTKERNEL_CACHE_DIR set by first_launch.cmake): a program
