@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/config.hpp"
 #include "base/next.hpp"
 #include "integration/launch_counts.hpp"
 
@@ -287,6 +288,20 @@ TEST_F(WarmCache, ProgramRunsDirectlyFromItsFirstLaunch) {
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
   EXPECT_EQ(Direct(counts(warm)), 1u) << Describe(counts(warm));
   EXPECT_EQ(g_binary_queries.load(), before);
+}
+
+TEST(FirstLaunchConfig, QueueUnlessDirectIsAsked) {
+  static const char *value = nullptr;
+  auto env = [](const char *name) -> const char * {
+    return std::strcmp(name, "HOSTKERNEL_FIRST_LAUNCH") ? nullptr : value;
+  };
+  EXPECT_TRUE(hk::parseConfig(env).first_launch_on_queue);
+  value = "queue";
+  EXPECT_TRUE(hk::parseConfig(env).first_launch_on_queue);
+  value = "direct";
+  EXPECT_FALSE(hk::parseConfig(env).first_launch_on_queue);
+  value = "sometimes";  // ignored, with a warning
+  EXPECT_TRUE(hk::parseConfig(env).first_launch_on_queue);
 }
 
 }  // namespace
