@@ -7,6 +7,8 @@
 //   compile/new-workgroupsize  an existing kernel's first launch with a new local size
 //   first-kernel/cold-cache    a whole fresh process, both caches empty
 //   first-kernel/warm-cache    a whole fresh process, both caches filled by an earlier one
+//   first-kernel/script-20     a whole fresh process that builds and launches once each of
+//                              20 distinct small kernels (a PyOpenCL script's shape)
 //
 // The child side is bench/first_launch.cpp; the processes, bench/subprocess.cpp.
 #include "first_launch.hpp"
@@ -115,8 +117,10 @@ const Register kNewWorkGroupSize{workerCase(
     "axpy built and launched once (local 64); one op = a launch with a local size not used "
     "before (1, 2, 3, ...; global 8x local) + finish: PoCL compiles a specialized variant")};
 
-// first-kernel/*: one fresh process per operation.
-Path firstKernelPath(const std::string &name, bool warm, const std::string &kernelsDir) {
+// first-kernel/*: one fresh process per operation, `mode` its child (bench/first_launch.hpp)
+// making `launches` launches.
+Path firstKernelPath(const std::string &name, bool warm, const std::string &kernelsDir,
+                     const std::string &mode = "first-kernel", int launches = 1) {
   struct State {
     std::unique_ptr<Caches> caches;
     std::vector<double> inner_ms;   // program creation -> first launch finished
@@ -125,7 +129,7 @@ Path firstKernelPath(const std::string &name, bool warm, const std::string &kern
   };
   auto st = std::make_shared<State>();
   auto once = [=] {
-    ProcessResult r = runSelf({"first-kernel", name, kernelsDir}, st->caches->env());
+    ProcessResult r = runSelf({mode, name, kernelsDir}, st->caches->env());
     if (r.status != 0 || r.output.rfind("ok ", 0) != 0)
       throw std::runtime_error("first-kernel child (" + name + ") exit status " +
                                std::to_string(r.status) + ": " + r.output);
@@ -167,7 +171,8 @@ Path firstKernelPath(const std::string &name, bool warm, const std::string &kern
                   median(st->inner_ms), median(st->launch_ms));
     std::string s = buf;
     if (name == "hostkernel")
-      s += ", direct " + std::to_string(st->direct) + " of " + std::to_string(st->processes);
+      s += ", direct " + std::to_string(st->direct) + " of " +
+           std::to_string(st->processes * static_cast<unsigned long>(launches));
     return s;
   };
   return p;
@@ -188,6 +193,14 @@ const Register kFirstCold{firstKernelCase(
 const Register kFirstWarm{firstKernelCase(
     "first-kernel/warm-cache", true,
     "the same fresh process with both caches filled by an earlier process of the same path")};
+
+const Register kScript{processCase(
+    "first-kernel/script-20",
+    "a fresh process (fork + exec to exit) that creates, builds and launches once (global 4096, "
+    "local 64) each of 20 distinct one-kernel programs, then finishes; both caches empty",
+    [](const std::string &name, const std::string &dir) {
+      return firstKernelPath(name, false, dir, "script-kernels", kScriptKernels);
+    })};
 
 }  // namespace
 }  // namespace hkbench

@@ -159,6 +159,75 @@ int firstKernel(const std::string &path, const std::string &kernelsDir) {
   return 0;
 }
 
+// Kernel k of the script: y = (k + 2) * y + k, in a program of its own.
+std::string scriptSource(int k) {
+  return "kernel void step" + std::to_string(k) +
+         "(global uint *y) { size_t i = get_global_id(0); y[i] = " + std::to_string(k + 2) +
+         "u * y[i] + " + std::to_string(k) + "u; }\n";
+}
+
+int scriptKernels(const std::string &path) {
+  const Api api = Api::of(path);
+  constexpr std::size_t kItems = 4096, kLocal = 64;
+  cl_platform_id platform;
+  cl_device_id device;
+  ok(clGetPlatformIDs(1, &platform, nullptr), "clGetPlatformIDs");
+  ok(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs");
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  ok(err, "clCreateContext");
+  cl_command_queue queue = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+  ok(err, "clCreateCommandQueue");
+  std::vector<cl_uint> mirror(kItems);
+  for (std::size_t i = 0; i < kItems; ++i) mirror[i] = static_cast<cl_uint>(i);
+  cl_mem y = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, kItems * 4, mirror.data(), &err);
+  ok(err, "clCreateBuffer");
+  using Clock = std::chrono::steady_clock;
+  Clock::duration build{}, launch{};
+  int direct = 0;
+  const auto t0 = Clock::now();
+  for (int k = 0; k < kScriptKernels; ++k) {
+    const auto b0 = Clock::now();
+    const std::string src = scriptSource(k);
+    const char *text = src.c_str();
+    cl_program program = api.createProgram(ctx, 1, &text, nullptr, &err);
+    ok(err, "clCreateProgramWithSource");
+    ok(api.build(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+    cl_kernel kernel = api.createKernel(program, ("step" + std::to_string(k)).c_str(), &err);
+    ok(err, "clCreateKernel");
+    ok(api.setArg(kernel, 0, sizeof y, &y), "clSetKernelArg");
+    const auto b1 = Clock::now();
+    ok(api.launch(queue, kernel, 1, nullptr, &kItems, &kLocal, 0, nullptr, nullptr),
+       "clEnqueueNDRangeKernel");
+    launch += Clock::now() - b1;
+    build += b1 - b0;
+    if (api.hostkernel) {
+      hk_launch_counts c{};
+      hkGetKernelLaunchCounts(kernel, &c);
+      direct += c.by_path[HK_PATH_QUEUE] == 0;
+    }
+    for (cl_uint &v : mirror) v = static_cast<cl_uint>(k + 2) * v + static_cast<cl_uint>(k);
+    api.releaseKernel(kernel);
+    api.releaseProgram(program);
+  }
+  const auto f0 = Clock::now();
+  ok(api.finish(queue), "clFinish");
+  const auto t1 = Clock::now();
+  launch += t1 - f0;
+  std::vector<cl_uint> out(kItems);
+  ok(api.read(queue, y, CL_TRUE, 0, kItems * 4, out.data(), 0, nullptr, nullptr),
+     "clEnqueueReadBuffer");
+  if (out != mirror) throw std::runtime_error("script-kernels: wrong result");
+  auto ns = [](auto d) {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+  };
+  std::printf("ok %lld %d %lld %lld\n", ns(t1 - t0), direct, ns(build), ns(launch));
+  clReleaseMemObject(y);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(ctx);
+  return 0;
+}
+
 std::string hex(const std::vector<float> &v) {
   static const char digits[] = "0123456789abcdef";
   std::string s;
@@ -224,6 +293,7 @@ int childMain(int argc, char **argv) {
   std::vector<std::string> a(argv + 2, argv + argc);
   try {
     if (a.size() == 3 && a[0] == "first-kernel") return firstKernel(a[1], a[2]);
+    if (a.size() == 3 && a[0] == "script-kernels") return scriptKernels(a[1]);
     if (a.size() == 4 && a[0] == "worker") return worker(a[1], a[2], a[3]);
   } catch (const std::exception &e) {
     std::printf("error %s\n", e.what());

@@ -6,6 +6,12 @@
 //       buffers, one launch (global 1024, local 64) + finish, result checked. Prints
 //       "ok <ns from program creation to the finished launch> <1 if it ran directly>
 //       <ns of create + build + kernel + args> <ns of the launch + finish>".
+//   script-kernels PATH KERNELS_DIR
+//       the shape of a PyOpenCL script: one process builds kScriptKernels distinct small
+//       element-wise programs, one after another, and launches each kernel once (global
+//       4096, local 64) on one buffer, then finishes and checks the buffer. Prints the
+//       first-kernel line with the build ns and the launch ns summed over the kernels,
+//       and the number of launches that ran directly.
 //   worker MODE PATH KERNELS_DIR          (MODE: new-kernel | new-workgroupsize)
 //       a server for one path of a compile/* case; requests on stdin, one reply line each:
 //       "setup" -> "ok"; "run N" -> "ok <launches that ran directly>" after N operations;
@@ -21,6 +27,8 @@
 #pragma once
 
 namespace hkbench {
+
+constexpr int kScriptKernels = 20;
 
 // main() of `pocl-launch-bench --internal-child ...` (argv[1] is "--internal-child").
 int childMain(int argc, char **argv);

@@ -144,6 +144,8 @@ typedef enum hk_reason {
   HK_REASON_LIMITS,             /* too many arguments or objects for the direct path */
   HK_REASON_SPECIALIZE,         /* once per hot kernel: PoCL compiles its work-group function
                                    specialized for the local size (docs/specialized.md) */
+  HK_REASON_FIRST_LAUNCH,       /* first launch of a kernel whose program is not prepared yet
+                                   (docs/first-launch.md) */
   HK_REASON_COUNT
 } hk_reason;
 

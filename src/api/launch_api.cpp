@@ -135,6 +135,7 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
     const launch::LaunchTarget target{
         device.handle, q->context, &device.limits, device.probe.printf_buffer_size,
         [&](std::string &error) { return reg.programImage(k->program, device.handle, error); },
+        [&](std::string &) { return reg.existingImage(k->program, device.handle); },
         [&](cl_mem m, void **out) { return reg.bufferPointer(m, *q, out); }};
     verdict = launch::decide(*k, target, launch::LaunchRequest::from(dim, offset, global, local),
                              ts.stackRoom(), plan);

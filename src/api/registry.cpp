@@ -184,17 +184,21 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   return raw;
 }
 
-std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program,
-                                                              cl_device_id device,
-                                                              std::string &error) {
-  const std::uint64_t id = pocl::objectId(program);
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = programs_.find(program); it != programs_.end() && it->second.id == id)
-      if (auto img = it->second.image.lock()) return img;
-  }
-  // Taking the binary can compile (tens of ms): not under the registry's lock.
-  auto img = program::ProgramImage::create(program, device, error);
+namespace {
+
+template <typename Slots>
+std::shared_ptr<program::ProgramImage> imageIn(Slots &slots, cl_program program,
+                                               std::uint64_t id) {
+  if (auto it = slots.find(program); it != slots.end() && it->second.id == id)
+    return it->second.image.lock();
+  return nullptr;
+}
+
+}  // namespace
+
+// The image another thread stored meanwhile, else `img`, which is stored. Null stays null.
+std::shared_ptr<program::ProgramImage> Registry::keep(
+    cl_program program, std::uint64_t id, std::shared_ptr<program::ProgramImage> img) {
   if (!img) return nullptr;
   std::lock_guard lock(mutex_);
   auto &slot = programs_[program];
@@ -202,6 +206,28 @@ std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program
     if (auto existing = slot.image.lock()) return existing;
   slot = ProgramSlot{id, img};
   return img;
+}
+
+std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program,
+                                                              cl_device_id device,
+                                                              std::string &error) {
+  const std::uint64_t id = pocl::objectId(program);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto img = imageIn(programs_, program, id)) return img;
+  }
+  // Taking the binary can compile (tens of ms): not under the registry's lock.
+  return keep(program, id, program::ProgramImage::create(program, device, error));
+}
+
+std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program program,
+                                                               cl_device_id device) {
+  const std::uint64_t id = pocl::objectId(program);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto img = imageIn(programs_, program, id)) return img;
+  }
+  return keep(program, id, program::ProgramImage::fromCache(program, device));
 }
 
 bool Registry::bufferPointer(cl_mem mem, QueueEntry &queue, void **out) {

@@ -37,6 +37,10 @@ class Registry {
   std::shared_ptr<program::ProgramImage> programImage(cl_program program,
                                                       cl_device_id device,
                                                       std::string &error);
+  // The same without compiling: the image taken before, or the persistent cache's; null
+  // when neither has it.
+  std::shared_ptr<program::ProgramImage> existingImage(cl_program program,
+                                                       cl_device_id device);
 
   // Native programs (hkCreateNativeProgramWith*): their source and unchecked variant.
   // Kept until the program is released.
@@ -74,6 +78,8 @@ class Registry {
     void *pointer;
   };
   std::map<cl_program, ProgramSlot> programs_;
+  std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,
+                                              std::shared_ptr<program::ProgramImage> img);
   std::map<cl_mem, BufferSlot> buffers_;
   struct NativeSlot {
     std::uint64_t id;

@@ -115,6 +115,7 @@ const char *hkReasonString(hk_reason reason) {
     case HK_REASON_STACK: return "work-group too large for the thread's stack";
     case HK_REASON_LIMITS: return "beyond hostkernel's limits";
     case HK_REASON_SPECIALIZE: return "PoCL compiles the specialized work-group function";
+    case HK_REASON_FIRST_LAUNCH: return "while the kernel was being prepared (first launch)";
     default: return "unknown";
   }
 }

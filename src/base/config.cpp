@@ -69,6 +69,11 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
     else if (*team && std::strcmp(team, "auto"))
       std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_TEAM=%s\n", team);
   }
+  if (const char *first = getenv_fn("HOSTKERNEL_FIRST_LAUNCH")) {
+    if (!std::strcmp(first, "direct")) c.first_launch_on_queue = false;
+    else if (*first && std::strcmp(first, "queue"))
+      std::fprintf(stderr, "hostkernel warning: ignoring HOSTKERNEL_FIRST_LAUNCH=%s\n", first);
+  }
   c.cache_dir = cacheDir(getenv_fn);
   if (const char *lv = getenv_fn("HOSTKERNEL_LOG")) {
     if (!std::strcmp(lv, "error")) c.log_level = LogLevel::Error;

@@ -30,6 +30,9 @@ struct Config {
   // HOSTKERNEL_SPECIALIZE_MS: team work (ms) after which a kernel gets PoCL's work-group
   // function specialized for its local size (docs/specialized.md); 0: never.
   std::uint64_t specialize_ms = 200;
+  // HOSTKERNEL_FIRST_LAUNCH=queue|direct: whether the first launch of a kernel whose
+  // program is not prepared yet goes to PoCL's queue (docs/first-launch.md).
+  bool first_launch_on_queue = true;
   std::string cache_dir;               // HOSTKERNEL_CACHE_DIR, resolved; empty: no cache
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };

@@ -17,9 +17,12 @@ constexpr std::uint64_t kLookInCacheNs = 2'000'000;
 
 }  // namespace
 
-hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load) {
+hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
+                          const ImageLoader *find) {
   if (prep_ == Prep::Ready && device_ == device) return HK_REASON_NONE;
   if (prep_ == Prep::Failed && device_ == device) return HK_REASON_PREPARE_FAILED;
+  // Waiting: a launch went to PoCL's queue; this one compiles.
+  const bool waited = prep_ == Prep::Waiting && device_ == device;
   if (device_ != device) {  // the unchecked variant is per device too
     unchecked = nullptr;
     unchecked_program_.reset();
@@ -27,7 +30,15 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load) {
   }
   device_ = device;
   std::string error;
-  program_image_ = load(error);
+  program_image_.reset();
+  if (find && !waited) {
+    program_image_ = (*find)(error);
+    if (!program_image_ && error.empty()) {
+      prep_ = Prep::Waiting;
+      return HK_REASON_FIRST_LAUNCH;
+    }
+  }
+  if (!program_image_) program_image_ = load(error);
   image = program_image_ ? program_image_->kernel(name, error) : nullptr;
   if (!image) {
     prep_ = Prep::Failed;

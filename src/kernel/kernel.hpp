@@ -2,6 +2,10 @@
 // kernel.cpp and all run under `mutex` on the slow path:
 //
 //   preparation   NotYet -> Ready | Failed     its generic work-group function (prepare)
+//                 NotYet -> Waiting -> Ready | Failed
+//                                              a program nothing has prepared: its first
+//                                              launch goes to PoCL's queue, the next one
+//                                              prepares (docs/first-launch.md)
 //   unchecked     NotYet -> Ready | Failed     native kernels, on their second launch
 //                                              (buildVariantIfDue, docs/native-kernels.md)
 //   specialized   Idle -> Ready | Unavailable, or Idle -> Compiling -> Ready | Unavailable
@@ -12,7 +16,8 @@
 // a lock: they change only in these transitions.
 //
 //   std::lock_guard lock(k.mutex);
-//   if (hk_reason why = k.prepare(device, loadImage); why != HK_REASON_NONE) return why;
+//   if (hk_reason why = k.prepare(device, loadImage, &findImage); why != HK_REASON_NONE)
+//     return why;  // HK_REASON_FIRST_LAUNCH: PoCL's queue this time
 //   k.buildVariantIfDue(context, device);
 //   if (k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc)) ...;  // via PoCL
 #pragma once
@@ -63,8 +68,12 @@ class Kernel {
 
   // Prepares the kernel for `device`: its work-group function and metadata, once per
   // device (a new device forgets the unchecked variant too). HK_REASON_PREPARE_FAILED,
-  // logged once, when the program's binary gives no usable function.
-  hk_reason prepare(cl_device_id device, const ImageLoader &load);
+  // logged once, when the program's binary gives no usable function. `load` may compile
+  // (PoCL's binary query). `find`, when given, only finds an image that exists already
+  // (null with `error` empty when there is none): a first launch it cannot serve returns
+  // HK_REASON_FIRST_LAUNCH without loading, and the next launch uses `load`.
+  hk_reason prepare(cl_device_id device, const ImageLoader &load,
+                    const ImageLoader *find = nullptr);
 
   // A native kernel's first launch runs checked throughout; its second (on the same
   // device) builds the unchecked variant, so a kernel launched once is compiled once.
@@ -99,7 +108,7 @@ class Kernel {
  private:
   void takeSpecialized(const program::KernelImage *img, const char *how);
 
-  enum class Prep : std::uint8_t { NotYet, Ready, Failed };
+  enum class Prep : std::uint8_t { NotYet, Waiting, Ready, Failed };
   enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
   enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
 

@@ -78,7 +78,11 @@ Verdict toPoclWorkers(const kernel::Kernel &k, const DeviceLimits &limits,
 Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &r,
                std::uint64_t caller_stack_room, Plan &plan) {
   k.fast.store(false, std::memory_order_relaxed);
-  if (hk_reason why = k.prepare(t.device, t.image); why != HK_REASON_NONE) return toQueue(why);
+  // HOSTKERNEL_FIRST_LAUNCH=queue: a program nothing has prepared is not compiled for a
+  // launch that may be its kernel's only one.
+  const kernel::ImageLoader *find = config().first_launch_on_queue ? &t.found_image : nullptr;
+  if (hk_reason why = k.prepare(t.device, t.image, find); why != HK_REASON_NONE)
+    return toQueue(why);
   if (k.args.dirty()) {
     std::string detail;
     if (hk_reason why = k.args.bind(*k.image, t.buffers, detail); why != HK_REASON_NONE) {

@@ -9,7 +9,9 @@
 //   Direct         execute(): inline, or on the team when the launch is large or the
 //                  kernel's launches have been slow;
 //   Queue          PoCL's queue, for `reason` (for HK_REASON_STACK with the local size
-//                  that fits PoCL's workers when the request gives none);
+//                  that fits PoCL's workers when the request gives none; for
+//                  HK_REASON_FIRST_LAUNCH the first launch of a kernel whose program
+//                  nothing has prepared, docs/first-launch.md);
 //   Specialize     PoCL's queue once, which compiles the specialized work-group function,
 //                  then Kernel::finishSpecializing;
 //   OutOfResources no thread here has the stack for one work-group.
@@ -42,7 +44,8 @@ struct LaunchTarget {
   cl_context context;
   const DeviceLimits *limits;
   std::size_t printf_capacity;     // the device's printf buffer size
-  kernel::ImageLoader image;       // the kernel's program on `device`
+  kernel::ImageLoader image;       // the kernel's program on `device`, compiled if need be
+  kernel::ImageLoader found_image; // the same if it exists already (Kernel::prepare's `find`)
   kernel::BufferResolver buffers;  // a cl_mem's device pointer
 };
 

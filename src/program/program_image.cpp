@@ -90,34 +90,57 @@ bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string 
   return pocl::parsePoclBinary(bytes, size, parsed, why);
 }
 
+namespace {
+
+// The program's key in the persistent cache; false when the cache is off or cannot key
+// the program.
+bool cacheKeyOf(cl_program program, cl_device_id device, CacheKey &key) {
+  ProgramCache &cache = ProgramCache::process();
+  if (!cache.enabled()) return false;
+  std::string why;
+  if (makeCacheKey(program, device, key, why)) return true;
+  logf(LogLevel::Debug, "program cache not used for program %p: %s",
+       static_cast<void *>(program), why.c_str());
+  return false;
+}
+
+}  // namespace
+
+std::shared_ptr<ProgramImage> ProgramImage::fromCache(cl_program program, cl_device_id device) {
+  CacheKey key;
+  return cacheKeyOf(program, device, key) ? loadCached(key) : nullptr;
+}
+
+// A warm entry of the persistent cache (docs/cache.md) replaces the binary query, which
+// compiles every kernel's work-group function.
+std::shared_ptr<ProgramImage> ProgramImage::loadCached(const CacheKey &key) {
+  ProgramCache &cache = ProgramCache::process();
+  auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  if (!cache.load(key, img->bytes_)) return nullptr;
+  CachePayload payload;
+  std::string bad;
+  if (!splitCachePayload(img->bytes_, payload, bad)) {
+    cache.noteRejected(key, bad);
+    return nullptr;
+  }
+  if (!pocl::parsePoclBinary(img->bytes_.data(), payload.binary_size, img->binary_, bad) ||
+      img->binary_.trailing_bytes != 0) {
+    cache.noteRejected(key, "payload is not a usable binary: " + bad);
+    return nullptr;
+  }
+  img->stacks_ = std::move(payload.stacks);
+  img->from_cache_ = true;
+  return img;
+}
+
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
                                                    std::string &error) {
-  auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
-  // A warm entry of the persistent cache (docs/cache.md) replaces the binary query, which
-  // compiles every kernel's work-group function.
-  ProgramCache &cache = ProgramCache::process();
   CacheKey key;
-  std::string why;
-  const bool cacheable = cache.enabled() && makeCacheKey(program, device, key, why);
-  if (cache.enabled() && !cacheable)
-    logf(LogLevel::Debug, "program cache not used for program %p: %s",
-         static_cast<void *>(program), why.c_str());
-  if (cacheable && cache.load(key, img->bytes_)) {
-    CachePayload payload;
-    std::string bad;
-    if (!splitCachePayload(img->bytes_, payload, bad)) {
-      cache.noteRejected(key, bad);
-    } else if (!pocl::parsePoclBinary(img->bytes_.data(), payload.binary_size, img->binary_,
-                                      bad) ||
-               img->binary_.trailing_bytes != 0) {
-      cache.noteRejected(key, "payload is not a usable binary: " + bad);
-    } else {
-      img->stacks_ = std::move(payload.stacks);
-      img->from_cache_ = true;
-      return img;
-    }
-    img->binary_ = pocl::PoclBinary{};
-  }
+  const bool cacheable = cacheKeyOf(program, device, key);
+  if (cacheable)
+    if (auto cached = loadCached(key)) return cached;
+  auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  ProgramCache &cache = ProgramCache::process();
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
   if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
     return nullptr;

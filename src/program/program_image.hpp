@@ -20,6 +20,7 @@
 #include "pocl/binary.hpp"
 #include "pocl/kernel_cache.hpp"
 #include "pocl/loader.hpp"
+#include "program/program_cache.hpp"
 #include "program/stack_estimate.hpp"
 
 namespace hk::program {
@@ -41,8 +42,13 @@ bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string 
 
 class ProgramImage {
  public:
+  // From the persistent cache if it has the program, else from PoCL's binary (the query
+  // that compiles every kernel's generic work-group function).
   static std::shared_ptr<ProgramImage> create(cl_program program, cl_device_id device,
                                               std::string &error);
+  // From the persistent cache only: null when it does not have the program (nothing is
+  // compiled).
+  static std::shared_ptr<ProgramImage> fromCache(cl_program program, cl_device_id device);
 
   // Loads (once) and returns the kernel's work-group function; null with `error` set when
   // the binary has no usable library for it.
@@ -60,6 +66,8 @@ class ProgramImage {
   bool fromCache() const { return from_cache_; }
 
  private:
+  static std::shared_ptr<ProgramImage> loadCached(const CacheKey &key);
+
   std::vector<std::uint8_t> bytes_;  // the poclbinary; binary_ points into it
   pocl::PoclBinary binary_;
   bool from_cache_ = false;

@@ -1,0 +1,36 @@
+# tests/unit/first_launch_test.cpp with first launches on PoCL's queue, as by default; once
+# more with a persistent cache of its own, and once for the report's line per kernel.
+set_tests_properties(unit.first_launch_test PROPERTIES
+  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue")
+set(hk_first_launch_cache ${CMAKE_CURRENT_BINARY_DIR}/first_launch_cache)
+add_test(NAME unit.first_launch_test.warm_cache
+         COMMAND first_launch_test --gtest_filter=WarmCache.*)
+set_tests_properties(unit.first_launch_test.warm_cache PROPERTIES
+  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue;HOSTKERNEL_CACHE_DIR=${hk_first_launch_cache}"
+  FAIL_REGULAR_EXPRESSION "SKIPPED")
+# The threads' test once more as a target of its own, named so that the TSan build runs
+# it (scripts/test-sanitizers.sh builds the targets of the tests it runs).
+add_executable(first_launch_concurrency_test ${CMAKE_CURRENT_LIST_DIR}/first_launch_test.cpp)
+target_include_directories(first_launch_concurrency_test PRIVATE ${PROJECT_SOURCE_DIR}/src
+                           ${CMAKE_CURRENT_LIST_DIR}/..)
+target_link_libraries(first_launch_concurrency_test PRIVATE hostkernel_core GTest::gtest
+                      GTest::gtest_main)
+add_test(NAME unit.first_launch_concurrency_test
+         COMMAND first_launch_concurrency_test --gtest_filter=FirstLaunch.Concurrent*)
+set_tests_properties(unit.first_launch_concurrency_test PROPERTIES
+  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue")
+add_test(NAME unit.first_launch_test.report
+         COMMAND first_launch_test --gtest_filter=FirstLaunch.KernelLaunchedOnce*)
+set_tests_properties(unit.first_launch_test.report PROPERTIES
+  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue;HOSTKERNEL_REPORT=1"
+  PASS_REGULAR_EXPRESSION "queue: 1 x while the kernel was being prepared")
+# Its programs are new to PoCL, whose work-group function compiles on PoCL's own threads
+# then lose the leak lsan.supp names (pocl_check_kernel_disk_cache); the fast unwinder
+# stops inside libpocl before that frame, the slow one reaches it.
+if(HK_SANITIZE STREQUAL "address")
+  foreach(t unit.first_launch_test unit.first_launch_test.warm_cache unit.first_launch_test.report
+            unit.first_launch_concurrency_test)
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+                 "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=0")
+  endforeach()
+endif()
