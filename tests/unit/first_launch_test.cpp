@@ -22,7 +22,8 @@
 
 #include "base/config.hpp"
 #include "base/next.hpp"
-#include "integration/launch_counts.hpp"
+#include "support/launch_counts.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -62,9 +63,7 @@ class FirstLaunch : public ::testing::Test {
  protected:
   void SetUp() override {
     wrapDispatchOnce();
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), CL_SUCCESS);
+    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
     cl_int err = CL_SUCCESS;
     ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
