@@ -17,6 +17,7 @@ struct ForeignTeam::Run {
   unsigned n;
   std::atomic<std::uint64_t> done{0};         // groups run
   std::atomic<std::uint64_t> all_done_ns{0};  // when the last of them finished
+  std::atomic<std::uint64_t> work_ns{0};      // time spent in groups, summed over tasks
 };
 
 namespace {
@@ -46,23 +47,33 @@ void ForeignTeam::task(void *arg, unsigned index) {
     else ran += claimBlock(r.blocks[index].next, r.blocks[index].end, job, index);
   }
   const std::uint64_t finished = nowNs();
+  std::uint64_t work_ns = ran ? finished - t0 : 0;
   const std::uint64_t deadline = finished + (finished - t0) + kRescueGraceNs;
+  // Times a claim that ran groups: the work the caller alone would have done.
+  auto timed = [&](std::uint64_t groups, std::uint64_t since) {
+    if (groups) work_ns += nowNs() - since;
+    return groups;
+  };
   for (unsigned i = 1; i <= r.n; ++i) {
     const unsigned k = (index + i) % r.n;
     Block &b = r.blocks[k];
     if (job.steal) {
-      ran += drainChunks(b.next, b.end, job, index);
+      const std::uint64_t since = nowNs();
+      ran += timed(drainChunks(b.next, b.end, job, index), since);
       continue;
     }
     // Static: leave block k to its owner until the deadline, then rescue it.
     for (unsigned spins = 0; b.next.load(std::memory_order_relaxed) < b.end; ++spins) {
-      if ((spins & 15) == 15 && nowNs() >= deadline) {
-        ran += claimBlock(b.next, b.end, job, index);
+      if ((spins & 15) == 15) {
+        const std::uint64_t now = nowNs();
+        if (now < deadline) continue;
+        ran += timed(claimBlock(b.next, b.end, job, index), now);
         break;
       }
       _mm_pause();
     }
   }
+  if (work_ns) r.work_ns.fetch_add(work_ns, std::memory_order_relaxed);
   if (ran && r.done.fetch_add(ran, std::memory_order_relaxed) + ran == job.total)
     r.all_done_ns.store(nowNs(), std::memory_order_relaxed);
 }
@@ -93,26 +104,34 @@ bool ForeignTeam::run(const Job &job) {
     blocks_[k].end = e;
   }
   Run r{&job, blocks_.get(), n};
+  const std::uint64_t start_ns = nowNs();
   pf.parallel_for(pf.user, n, &ForeignTeam::task, &r);
   // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left.
   for (unsigned k = 0; k < n; ++k) claimBlock(blocks_[k].next, blocks_[k].end, job, 0);
-  noteJoin(r.all_done_ns.load(std::memory_order_relaxed));
+  noteJoin(start_ns, r.all_done_ns.load(std::memory_order_relaxed),
+           r.work_ns.load(std::memory_order_relaxed));
   busy_.store(false, std::memory_order_release);
   return true;
 }
 
 // The parallel-for's join waits for every task, also one whose thread was kept from
-// running (another process on its CPU): the work was done long before the join. Such a
-// job is a strike; after one, slow() is true for a while (doubling with each strike in a
-// row, up to a limit) and then the team is tried again.
-void ForeignTeam::noteJoin(std::uint64_t all_done_ns) {
+// running (another process on its CPU): the work was done long before the join. A job
+// whose join came that late and that took longer than its work would have taken on the
+// caller alone is late; two late jobs in a row are a strike (one alone is a pool that
+// had to start or wake a thread, as after omp_pause_resource or a long idle time). After
+// a strike slow() is true for a while (doubling with each strike in a row, up to a limit)
+// and then the team is tried again.
+void ForeignTeam::noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns,
+                           std::uint64_t work_ns) {
   constexpr std::uint64_t kLateJoinNs = 100'000;
   constexpr std::uint64_t kFirstPauseNs = 50'000'000, kLongestPauseNs = 1'000'000'000;
   const std::uint64_t now = nowNs();
-  if (all_done_ns == 0 || now - all_done_ns < kLateJoinNs) {
+  if (all_done_ns == 0 || now - all_done_ns < kLateJoinNs || now - start_ns <= work_ns) {
     pause_ns_ = 0;
+    late_in_row_ = 0;
     return;
   }
+  if (++late_in_row_ < 2) return;
   pause_ns_ = pause_ns_ ? std::min(pause_ns_ * 2, kLongestPauseNs) : kFirstPauseNs;
   slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
   strikes_.fetch_add(1, std::memory_order_relaxed);

@@ -57,7 +57,7 @@ class ForeignTeam {
   std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
 
  private:
-  void noteJoin(std::uint64_t all_done_ns);
+  void noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns, std::uint64_t work_ns);
   // Block k: groups [next, end) not yet claimed. A static job claims a whole block with
   // one exchange; a stealing one claims chunks with fetch_add, as the own team does.
   struct alignas(64) Block {
@@ -74,6 +74,7 @@ class ForeignTeam {
   std::unique_ptr<Block[]> blocks_;  // one per task; grown with busy_ held
   unsigned nblocks_ = 0;
   std::uint64_t pause_ns_ = 0;                   // the last slow() period (busy_ held)
+  unsigned late_in_row_ = 0;                     // late jobs since the last prompt one
   std::atomic<std::uint64_t> slow_until_ns_{0};
   std::atomic<std::uint64_t> strikes_{0};
 };
