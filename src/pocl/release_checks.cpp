@@ -4,6 +4,21 @@
 
 namespace hk::pocl {
 
+const Release *runningRelease(cl_device_id device) {
+  if (const Release *r = currentRelease()) return r;
+  const auto &cl = next();
+  cl_platform_id platform = nullptr;
+  char version[512] = {};
+  if (cl.clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) !=
+          CL_SUCCESS ||
+      cl.clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version - 1, version,
+                           nullptr) != CL_SUCCESS)
+    return nullptr;
+  const Release *r = findRelease(version);
+  if (r) setCurrentRelease(r);
+  return r;
+}
+
 std::uint64_t programScopeVariableBytes(cl_program program, cl_device_id device,
                                         const Release &release) {
   if (!release.has_program_scope_variables) return 0;

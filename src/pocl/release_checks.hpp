@@ -17,6 +17,11 @@
 
 namespace hk::pocl {
 
+// The release of `device`'s platform: currentRelease() once a probe set it, else read
+// from CL_PLATFORM_VERSION (and made current when described); null for a release that
+// release.hpp does not describe.
+const Release *runningRelease(cl_device_id device);
+
 // Bytes of the program's __global file-scope variables on `device`, asked with
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, which asks nothing of PoCL's kernel
 // compiler (the binary query would allocate the variables' storage and leave it without

@@ -93,8 +93,11 @@ bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string 
 
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
                                                    std::string &error) {
-  const pocl::Release *release = pocl::currentRelease();
-  if (!release) release = &pocl::baselineRelease();
+  const pocl::Release *release = pocl::runningRelease(device);
+  if (!release) {
+    error = "the device's PoCL release is not one hostkernel knows";
+    return nullptr;
+  }
   // Before the binary query, which would leave the variables uninitialised for PoCL's own
   // launches too.
   if (const std::uint64_t vars = pocl::programScopeVariableBytes(program, device, *release)) {
