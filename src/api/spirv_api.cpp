@@ -1,7 +1,7 @@
-// hkCreateProgramWithSPIRV: SPIR-V given to PoCL's clCreateProgramWithIL where the
-// release builds SPIR-V itself (Release::takes_il), else made into SPIR bitcode
-// (program/spirv.hpp) and given to PoCL as a binary for every device of the context (the
-// releases with cl_khr_spir but no SPIR-V).
+// hkCreateProgramWithSPIRV: SPIR-V fixed up (program/spirv.hpp) and given to PoCL's
+// clCreateProgramWithIL where the release builds SPIR-V itself (Release::takes_il), else
+// made into SPIR bitcode and given to PoCL as a binary for every device of the context
+// (the releases with cl_khr_spir but no SPIR-V).
 #include <hostkernel/hostkernel.h>
 
 #include <string>
@@ -58,22 +58,24 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
   err = cl.clGetContextInfo(context, CL_CONTEXT_DEVICES, num_devices * sizeof(cl_device_id),
                             devices.data(), nullptr);
   if (err != CL_SUCCESS) return fail(err, "cannot list the context's devices", errcode_ret);
-  if (native_checked < 0 && takesIl(devices)) {
-    cl_program program = cl.clCreateProgramWithIL(context, il, length, &err);
+  const bool takes_il = takesIl(devices);
+  std::vector<std::uint8_t> bitcode;
+  hk::program::SpirvTranslateOptions options;
+  options.native_checked = native_checked;
+  options.output_spirv = takes_il;
+  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error, options))
+    return fail(CL_INVALID_BINARY, error, errcode_ret);
+  if (takes_il) {
+    cl_program program = cl.clCreateProgramWithIL(context, bitcode.data(), bitcode.size(), &err);
     if (!program)
       return fail(err, "the OpenCL implementation rejected the SPIR-V (error " +
                            std::to_string(err) + ")", errcode_ret);
     hk::api::registry().dropProgram(program);
-    for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, spirv);
+    for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
     if (errcode_ret) *errcode_ret = CL_SUCCESS;
     return program;
   }
 
-  std::vector<std::uint8_t> bitcode;
-  hk::program::SpirvTranslateOptions options;
-  options.native_checked = native_checked;
-  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error, options))
-    return fail(CL_INVALID_BINARY, error, errcode_ret);
   std::vector<size_t> lengths(num_devices, bitcode.size());
   std::vector<const unsigned char *> binaries(num_devices, bitcode.data());
   std::vector<cl_int> status(num_devices, CL_SUCCESS);

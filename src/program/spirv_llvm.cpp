@@ -114,7 +114,10 @@ void addArgNames(llvm::Module &m) {
 // CPU has FMA: run every mad as llvm.fmuladd, as the source program does. (A kernel that
 // calls mad() explicitly then gets the fused result from SPIR-V and PoCL's unfused one
 // from source; mad's rounding is implementation-defined, so both are correct.)
-void madToFmuladd(llvm::Module &m) {
+// For SPIR-V written back (releases that read SPIR-V themselves) the mad becomes
+// llvm.fma instead, which the writer keeps as OpenCL.std `fma`: fused, as fmuladd is
+// from source on a CPU with FMA.
+void madToFused(llvm::Module &m, llvm::Intrinsic::ID fused_op) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : m.functions()) {
     if (!f.isDeclaration() || !f.getName().startswith("_Z3mad")) continue;
@@ -129,7 +132,7 @@ void madToFmuladd(llvm::Module &m) {
   }
   for (llvm::CallInst *call : calls) {
     llvm::IRBuilder<> b(call);
-    llvm::Value *fused = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {call->getType()},
+    llvm::Value *fused = b.CreateIntrinsic(fused_op, {call->getType()},
                                            {call->getArgOperand(0), call->getArgOperand(1),
                                             call->getArgOperand(2)});
     call->replaceAllUsesWith(fused);
@@ -189,7 +192,7 @@ void installChildErrorHandlers() {
 
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
                             std::vector<std::uint8_t> &bitcode, std::string &error,
-                            int native_checked) {
+                            int native_checked, bool output_spirv) {
   llvm::LLVMContext ctx;
   ctx.setOpaquePointers(false);  // LLVMSPIRVLib 15 asserts with opaque pointers
   std::istringstream stream(
@@ -210,10 +213,12 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
     error = "SPIR-V translated to an unexpected target '" + triple + "' (expected spir64)";
     return false;
   }
-  m->setTargetTriple(kSpirTriple);
-  attributeLocals(*m);
-  addArgNames(*m);
-  madToFmuladd(*m);
+  if (!output_spirv) {
+    m->setTargetTriple(kSpirTriple);
+    attributeLocals(*m);
+    addArgNames(*m);
+  }
+  madToFused(*m, output_spirv ? llvm::Intrinsic::fma : llvm::Intrinsic::fmuladd);
   if (native_checked >= 0 && !setCheckedVariant(*m, native_checked, error)) return false;
 
   std::string problems;
@@ -225,6 +230,16 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
     return false;
   }
 
+  if (output_spirv) {
+    std::ostringstream spirv_out;
+    if (!llvm::writeSpirv(m.get(), opts, spirv_out, message)) {
+      error = "SPIR-V writing failed: " + message;
+      return false;
+    }
+    const std::string bytes = spirv_out.str();
+    bitcode.assign(bytes.begin(), bytes.end());
+    return true;
+  }
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::WriteBitcodeToFile(*m, out);
