@@ -4,6 +4,7 @@
 // and -fno-rtti where libLLVM has no RTTI).
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -18,6 +19,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/raw_ostream.h>
+#if LLVM_VERSION_MAJOR >= 21
+#include <llvm/TargetParser/Triple.h>
+#endif
 #include <unistd.h>
 
 #include <cstring>
@@ -120,7 +124,7 @@ void addArgNames(llvm::Module &m) {
 void madToFused(llvm::Module &m, llvm::Intrinsic::ID fused_op) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : m.functions()) {
-    if (!f.isDeclaration() || !f.getName().startswith("_Z3mad")) continue;
+    if (!f.isDeclaration() || f.getName().find("_Z3mad") != 0) continue;
     llvm::Type *ty = f.getReturnType();
     if (!ty->isFPOrFPVectorTy() || f.arg_size() != 3) continue;
     bool same = true;
@@ -194,7 +198,9 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
                             std::vector<std::uint8_t> &bitcode, std::string &error,
                             int native_checked, bool output_spirv) {
   llvm::LLVMContext ctx;
+#if LLVM_VERSION_MAJOR < 17
   ctx.setOpaquePointers(false);  // LLVMSPIRVLib 15 asserts with opaque pointers
+#endif
   std::istringstream stream(
       std::string(reinterpret_cast<const char *>(spirv.data()), spirv.size()));
   SPIRV::TranslatorOpts opts;
@@ -208,13 +214,21 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
   }
   std::unique_ptr<llvm::Module> m(raw);
 
-  const std::string &triple = m->getTargetTriple();
+#if LLVM_VERSION_MAJOR >= 21
+  const std::string triple = m->getTargetTriple().str();  // a Triple from LLVM 21
+#else
+  const std::string triple = m->getTargetTriple();
+#endif
   if (!triple.empty() && triple.compare(0, 6, "spir64") != 0) {
     error = "SPIR-V translated to an unexpected target '" + triple + "' (expected spir64)";
     return false;
   }
   if (!output_spirv) {
+#if LLVM_VERSION_MAJOR >= 21
+    m->setTargetTriple(llvm::Triple(kSpirTriple));
+#else
     m->setTargetTriple(kSpirTriple);
+#endif
     attributeLocals(*m);
     addArgNames(*m);
   }
