@@ -16,14 +16,15 @@
 # clBuildProgram options of the SPIR-V program too: SPIR-V does not carry them.
 #
 # The target gets the property HK_SPIRV_DIR (the output directory). Header dependencies of
-# the .cl files are tracked (clang -MD). Tools: HK_CLANG (clang-15) and HK_LLVM_SPIRV
-# (llvm-spirv-15), cache variables that can be overridden.
+# the .cl files are tracked (clang -MD). Tools: HK_CLANG (clang-<HK_LLVM_VERSION>) and
+# HK_LLVM_SPIRV (llvm-spirv-<HK_LLVM_VERSION>), cache variables that can be overridden.
 include_guard(GLOBAL)
 
-find_program(HK_CLANG NAMES clang-15 PATHS /usr/lib/llvm-15/bin
-             DOC "clang 15, for OpenCL C → SPIR (hk_add_spirv_kernels)")
-find_program(HK_LLVM_SPIRV NAMES llvm-spirv-15 llvm-spirv PATHS /usr/lib/llvm-15/bin
-             DOC "LLVM/SPIR-V translator 15 (hk_add_spirv_kernels)")
+find_program(HK_CLANG NAMES clang-${HK_LLVM_VERSION} PATHS /usr/lib/llvm-${HK_LLVM_VERSION}/bin
+             DOC "clang of HK_LLVM_VERSION, for OpenCL C → SPIR (hk_add_spirv_kernels)")
+find_program(HK_LLVM_SPIRV NAMES llvm-spirv-${HK_LLVM_VERSION} llvm-spirv
+             PATHS /usr/lib/llvm-${HK_LLVM_VERSION}/bin
+             DOC "LLVM/SPIR-V translator of HK_LLVM_VERSION (hk_add_spirv_kernels)")
 set(HK_SPIRV_CLANG_FLAGS -c -target spir64 -cl-std=CL1.2 -O0 -cl-kernel-arg-info -emit-llvm
     CACHE STRING "clang flags for OpenCL C → SPIR bitcode (hk_add_spirv_kernels)")
 
@@ -34,8 +35,9 @@ function(hk_add_spirv_kernels target output_dir)
     message(FATAL_ERROR "hk_add_spirv_kernels(${target}): no SOURCES")
   endif()
   if(NOT HK_CLANG OR NOT HK_LLVM_SPIRV)
-    message(FATAL_ERROR "hk_add_spirv_kernels(${target}) needs clang-15 and llvm-spirv-15 "
-                        "(Debian: apt-get install clang-15 llvm-spirv-15)")
+    message(FATAL_ERROR "hk_add_spirv_kernels(${target}) needs clang-${HK_LLVM_VERSION} and "
+                        "llvm-spirv-${HK_LLVM_VERSION} (Debian: apt-get install "
+                        "clang-${HK_LLVM_VERSION} llvm-spirv-${HK_LLVM_VERSION})")
   endif()
   set(outputs)
   foreach(src ${sources})

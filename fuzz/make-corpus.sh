@@ -3,7 +3,11 @@
 # refresh them, e.g. for another PoCL build):
 #   poclbinary_fuzz/  real poclbinaries that PoCL returns for a few kernels of kernels/ and
 #                 fuzz/seed-src/ (generic variants only, plus one program with specialized
-#                 variants), and "-small" copies whose files are cut to 64 bytes;
+#                 variants), and "-small" copies whose files are cut to 64 bytes. The
+#                 "-v11" seeds come from PoCL 6.0 (format 11): fuzz/tools/make_poclbinary
+#                 and shrink_poclbinary.py run by hand in the root of
+#                 scripts/debian-root.sh trixie; trivial-v12-small.bin is trivial-v11-small.bin with version field 12
+#                 (without a required sub-group size the two formats are the same bytes);
 #   spirv_fuzz/, spirv_structure_fuzz/   small SPIR-V modules made with clang-15 and
 #                 llvm-spirv-15 from the same kernels.
 set -euo pipefail

@@ -8,6 +8,8 @@
 //   build:  cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-15 -DCMAKE_C_COMPILER=clang-15 \
 //             -DHK_FUZZ=ON && cmake --build build-fuzz --target poclbinary_fuzz
 //   run:    build-fuzz/bin/poclbinary_fuzz fuzz/corpus/poclbinary_fuzz -max_total_time=60
+#include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -68,7 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     CHECK(bin.device_id == 0 && bin.version == 0 && bin.flags == 0);
     return 0;
   }
-  CHECK(bin.version == hk::pocl::kPoclBinaryVersion);
+  CHECK(std::find(std::begin(hk::pocl::kPoclBinaryVersions),
+                  std::end(hk::pocl::kPoclBinaryVersions),
+                  bin.version) != std::end(hk::pocl::kPoclBinaryVersions));
   CHECK(relativePath(bin.build_hash));
   for (const auto &f : bin.program_files) {
     CHECK(relativePath(f.path));

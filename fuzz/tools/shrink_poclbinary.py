@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Rewrites a poclbinary (v9) with every file's content cut to its first N bytes (default
-64: an ELF header keeps its magic), fixing the record sizes, so that the result is still a
+"""Rewrites a poclbinary (v9, v11 or v12) with every file's content cut to its first N bytes
+(default 64: an ELF header keeps its magic), fixing the record sizes, so that the result is still a
 well-formed poclbinary but small: a seed that lets the fuzzer spend its mutations on the
 metadata instead of on 50 KB of machine code.
 
@@ -52,6 +52,9 @@ def shrink(data, keep):
     nroot = r.u32()
     hash_ = r.take(41)
     out = head + struct.pack("<IQI", nk, flags, nroot) + hash_
+    version = struct.unpack_from("<I", head, 16)[0]
+    if version >= 11 and flags & 2:  # the program-scope variable size follows the hash
+        out += r.take(8)
     for _ in range(nroot):
         n = r.u64()
         body = files(Reader(data, r.p, r.p + n), keep)

@@ -1,6 +1,7 @@
-// hkCreateProgramWithSPIRV: SPIR-V made into SPIR bitcode (program/spirv.hpp) and given
-// to PoCL as a binary for every device of the context (PoCL 3.1 has cl_khr_spir but
-// rejects clCreateProgramWithIL).
+// hkCreateProgramWithSPIRV: SPIR-V fixed up (program/spirv.hpp) and given to PoCL's
+// clCreateProgramWithIL where the release builds SPIR-V itself (Release::takes_il), else
+// made into SPIR bitcode and given to PoCL as a binary for every device of the context
+// (the releases with cl_khr_spir but no SPIR-V).
 #include <hostkernel/hostkernel.h>
 
 #include <string>
@@ -25,6 +26,15 @@ cl_program fail(cl_int code, std::string message, cl_int *errcode_ret) {
   return nullptr;
 }
 
+// Whether every device's PoCL release builds SPIR-V given to clCreateProgramWithIL.
+bool takesIl(const std::vector<cl_device_id> &devices) {
+  for (cl_device_id d : devices) {
+    const hk::pocl::Release *r = hk::api::registry().deviceEntry(d)->probe.release;
+    if (!r || !r->takes_il) return false;
+  }
+  return true;
+}
+
 // hkCreateProgramWithSPIRV, and with native_checked = 1 the checked variant of a native
 // program (program/spirv.hpp: SpirvTranslateOptions::native_checked).
 cl_program createFromSpirv(cl_context context, const void *il, size_t length,
@@ -44,16 +54,28 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
   std::string error;
   if (!hk::program::checkSpirvStructure(spirv, error))
     return fail(CL_INVALID_VALUE, error, errcode_ret);
-  std::vector<std::uint8_t> bitcode;
-  hk::program::SpirvTranslateOptions options;
-  options.native_checked = native_checked;
-  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error, options))
-    return fail(CL_INVALID_BINARY, error, errcode_ret);
-
   std::vector<cl_device_id> devices(num_devices);
   err = cl.clGetContextInfo(context, CL_CONTEXT_DEVICES, num_devices * sizeof(cl_device_id),
                             devices.data(), nullptr);
   if (err != CL_SUCCESS) return fail(err, "cannot list the context's devices", errcode_ret);
+  const bool takes_il = takesIl(devices);
+  std::vector<std::uint8_t> bitcode;
+  hk::program::SpirvTranslateOptions options;
+  options.native_checked = native_checked;
+  options.output_spirv = takes_il;
+  if (!hk::program::spirvToSpirBitcode(spirv, bitcode, error, options))
+    return fail(CL_INVALID_BINARY, error, errcode_ret);
+  if (takes_il) {
+    cl_program program = cl.clCreateProgramWithIL(context, bitcode.data(), bitcode.size(), &err);
+    if (!program)
+      return fail(err, "the OpenCL implementation rejected the SPIR-V (error " +
+                           std::to_string(err) + ")", errcode_ret);
+    hk::api::registry().dropProgram(program);
+    for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
+    if (errcode_ret) *errcode_ret = CL_SUCCESS;
+    return program;
+  }
+
   std::vector<size_t> lengths(num_devices, bitcode.size());
   std::vector<const unsigned char *> binaries(num_devices, bitcode.data());
   std::vector<cl_int> status(num_devices, CL_SUCCESS);

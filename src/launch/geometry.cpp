@@ -86,7 +86,7 @@ hk_reason planLaunch(const LaunchRequest &r, const DeviceLimits &dev,
     capLocalSize(r.global, local, max_local_items, dev.preferred_multiple);
   }
   plan = Plan{};
-  plan.pc.work_dim = r.dim;
+  pocl::setWorkDim(plan.pc, r.dim);
   plan.total_groups = 1;
   std::uint64_t grid_items = 1;
   for (int i = 0; i < 3; ++i) {

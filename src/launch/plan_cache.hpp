@@ -49,7 +49,7 @@ class PlanCache {
     pc.local_size[0] = word(kLocal + 0);
     pc.local_size[1] = word(kLocal + 1);
     pc.local_size[2] = word(kLocal + 2);
-    pc.work_dim = dim;
+    pocl::setWorkDim(pc, dim);
     plan.total_groups = word(kTotalGroups);
     plan.total_items = word(kTotalItems);
     plan.team_sized = (head & 1) != 0;

@@ -1,6 +1,7 @@
-// poclbinary v9 reader. Written from the format description in docs + PoCL 3.1's
-// lib/CL/pocl_binary.c (read, not copied) and checked against binaries that PoCL 3.1
-// (Debian 12) returned from clGetProgramInfo(CL_PROGRAM_BINARIES). Confirmed there:
+// poclbinary reader, versions 9, 11 and 12. Written from the format description in docs
+// (docs/pocl-releases.md for 11 and 12) and PoCL's lib/CL/pocl_binary.c (read, not copied)
+// and checked against binaries that PoCL 3.1 (Debian 12) returned from
+// clGetProgramInfo(CL_PROGRAM_BINARIES). Confirmed on version 9:
 //
 //  * Header is 77 bytes: "poclbin\0", u64 device_id, u32 version, u32 num_kernels,
 //    u64 flags, u32 root_entries, char[41] build hash. Bit 0 of flags is set by
@@ -31,7 +32,9 @@
 //    parse()): trailing bytes are counted, not rejected.
 #include "pocl/binary.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 namespace hk::pocl {
@@ -162,9 +165,23 @@ bool saneKernelName(std::string_view name) {
   return true;
 }
 
+// Whether `dir` is the directory PoCL 4.0 and later name a kernel `name` too long for
+// their limit: a prefix of the name, ".", and 40 letters 'A'..'P' (a SHA-1 of the name).
+bool isClippedDirOf(std::string_view dir, std::string_view name) {
+  constexpr std::size_t kHashPart = 41;
+  if (dir.size() <= kHashPart || name.size() <= dir.size() - kHashPart + 1) return false;
+  const std::size_t keep = dir.size() - kHashPart;
+  if (dir.substr(0, keep) != name.substr(0, keep) || dir[keep] != '.') return false;
+  for (char c : dir.substr(keep + 1))
+    if (c < 'A' || c > 'P') return false;
+  return true;
+}
+
 // Reads file records until `r` is exhausted. Every path must start with `prefix`
-// (empty for root entries, "<kernel>/" inside a kernel record).
-bool readFiles(Cursor &r, std::string_view prefix, std::vector<FileRecord> &out) {
+// (empty for root entries, "<kernel>/" inside a kernel record; with `clipped_ok`, a
+// clipped form of the kernel's name also counts).
+bool readFiles(Cursor &r, std::string_view prefix, std::vector<FileRecord> &out,
+               bool clipped_ok = false) {
   while (r.remaining() > 0) {
     const std::size_t at = r.offset();
     std::span<const std::uint8_t> raw_path;
@@ -175,7 +192,10 @@ bool readFiles(Cursor &r, std::string_view prefix, std::vector<FileRecord> &out)
     if (!sanePath(raw, file.path))
       return r.fail("file path \"" + std::string(raw.substr(0, 80)) + "\" at offset " +
                     std::to_string(at) + " is empty or escapes the cache directory");
-    if (file.path.compare(0, prefix.size(), prefix) != 0)
+    const std::string_view dir = std::string_view(file.path).substr(0, file.path.find('/'));
+    const bool clipped = clipped_ok && file.path.size() > dir.size() &&
+                         isClippedDirOf(dir, prefix.substr(0, prefix.size() - 1));
+    if (!clipped && file.path.compare(0, prefix.size(), prefix) != 0)
       return r.fail("file path \"" + file.path + "\" at offset " + std::to_string(at) +
                     " is outside the kernel's directory \"" + std::string(prefix) + "\"");
     if (!r.lengthPrefixed(file.bytes, "file content", UINT32_MAX)) return false;
@@ -201,8 +221,28 @@ bool readArg(Cursor &r, ArgRecord &arg) {
          r.string(arg.type_name, "argument type name", kMaxNameLength);
 }
 
+// The kernel flags and the metadata they announce (version 11 and later).
+bool readKernelMeta(Cursor &r, std::uint32_t version, KernelRecord &k) {
+  if (!r.u32(k.flags, "kernel flags")) return false;
+  if ((k.flags & kKernelHasSubGroupMeta) &&
+      (!r.u32(k.max_subgroups, "kernel sub-group count") ||
+       !r.u32(k.compile_subgroups, "kernel compile sub-group count")))
+    return false;
+  if ((k.flags & kKernelHasWorkGroupMeta) &&
+      (!r.u32(k.max_wg_size, "kernel maximum work-group size") ||
+       !r.u32(k.preferred_wg_multiple, "kernel preferred work-group multiple") ||
+       !r.u32(k.local_mem_size, "kernel local memory size") ||
+       !r.u32(k.private_mem_size, "kernel private memory size") ||
+       !r.u32(k.spill_mem_size, "kernel spill memory size")))
+    return false;
+  if (version >= 12 && (k.flags & kKernelHasReqdSubGroupSize) &&
+      !r.u32(k.reqd_sub_group_size, "kernel required sub-group size"))
+    return false;
+  return true;
+}
+
 // One kernel record; `r` is positioned at its first byte (struct_size).
-bool readKernel(Cursor &r, std::size_t index, KernelRecord &k) {
+bool readKernel(Cursor &r, std::uint32_t version, std::size_t index, KernelRecord &k) {
   const std::size_t record_start = r.offset();
   const std::size_t available = r.remaining();
   std::uint64_t struct_size = 0;
@@ -249,10 +289,17 @@ bool readKernel(Cursor &r, std::size_t index, KernelRecord &k) {
   k.local_sizes.resize(k.num_locals);
   for (auto &s : k.local_sizes)
     if (!rec.u64(s, "local variable size")) return false;
+  if (!rec.string(k.attributes, "kernel attributes", kMaxPathLength)) return false;
+  // A u64 in version 9; a u32 and the kernel flags from version 11.
   std::uint64_t arg_metadata = 0;
-  if (!rec.string(k.attributes, "kernel attributes", kMaxPathLength) ||
-      !rec.u64(arg_metadata, "argument metadata flags"))
-    return false;
+  if (version < 11) {
+    if (!rec.u64(arg_metadata, "argument metadata flags")) return false;
+  } else {
+    std::uint32_t narrow = 0;
+    if (!rec.u32(narrow, "argument metadata flags") || !readKernelMeta(rec, version, k))
+      return false;
+    arg_metadata = narrow;
+  }
   k.has_arg_metadata = arg_metadata != 0;
 
   const std::size_t args_start = rec.offset();
@@ -269,7 +316,7 @@ bool readKernel(Cursor &r, std::size_t index, KernelRecord &k) {
                     " but its sizes say files start at " + std::to_string(files_start) +
                     " and argument info is " + std::to_string(arginfo_size) + " bytes");
   Cursor files = rec.take(binaries_size, "the files of kernel \"" + k.name + "\"");
-  return readFiles(files, k.name + "/", k.files);
+  return readFiles(files, k.name + "/", k.files, version >= 11);
 }
 
 }  // namespace
@@ -303,10 +350,11 @@ bool parseInto(const std::uint8_t *data, std::size_t size, PoclBinary &out,
   if (!r.u64(out.device_id, "device id")) return false;
   const std::size_t version_at = r.offset();
   if (!r.u32(out.version, "format version")) return false;
-  if (out.version != kPoclBinaryVersion)
+  if (std::find(std::begin(kPoclBinaryVersions), std::end(kPoclBinaryVersions),
+                out.version) == std::end(kPoclBinaryVersions))
     return r.fail("unsupported format version " + std::to_string(out.version) +
-                  " at offset " + std::to_string(version_at) + " (only version " +
-                  std::to_string(kPoclBinaryVersion) + ", PoCL 3.1, is understood)");
+                  " at offset " + std::to_string(version_at) +
+                  " (versions 9, 11 and 12 are understood)");
 
   std::uint32_t num_kernels = 0, root_entries = 0;
   const std::size_t num_kernels_at = r.offset();
@@ -324,6 +372,9 @@ bool parseInto(const std::uint8_t *data, std::size_t size, PoclBinary &out,
   if (nul == std::string_view::npos || hash_text.starts_with('/') || !sanePath(hash_text, out.build_hash))
     return r.fail("build hash at offset " + std::to_string(hash_at) +
                   " is not a NUL-terminated relative directory name");
+  if (out.version >= 11 && (out.flags & kBinaryHasProgramScopeVars) &&
+      !r.u64(out.program_scope_var_bytes, "program-scope variable size"))
+    return false;
 
   // Counts are checked against the smallest thing each entry could be before looping.
   if (root_entries > r.remaining() / 8)
@@ -350,7 +401,7 @@ bool parseInto(const std::uint8_t *data, std::size_t size, PoclBinary &out,
                   std::to_string(r.offset()) + ")");
   out.kernels.resize(num_kernels);
   for (std::uint32_t i = 0; i < num_kernels; ++i)
-    if (!readKernel(r, i, out.kernels[i])) return false;
+    if (!readKernel(r, out.version, i, out.kernels[i])) return false;
 
   // Bytes after the last kernel record are ignored: PoCL sizes the binary from the cache
   // directory before writing it, and files that appear or vanish in between (another

@@ -1,5 +1,6 @@
-// Reader for PoCL's "poclbinary" (format version 9, PoCL 3.1): the serialized kernel cache
-// that clGetProgramInfo(CL_PROGRAM_BINARIES) returns. Every read is bounds-checked: a
+// Reader for PoCL's "poclbinary" (format versions 9, PoCL 3.1; 11, PoCL 4.0 to 7.1; 12,
+// PoCL 7.2): the serialized kernel cache that clGetProgramInfo(CL_PROGRAM_BINARIES)
+// returns. Every read is bounds-checked: a
 // corrupt or truncated input gives an error, never an out-of-bounds read.
 //
 //   hk::pocl::PoclBinary bin;
@@ -19,7 +20,15 @@
 
 namespace hk::pocl {
 
-inline constexpr std::uint32_t kPoclBinaryVersion = 9;
+// The format versions the reader understands (docs/pocl-releases.md, "poclbinary").
+inline constexpr std::uint32_t kPoclBinaryVersions[] = {9, 11, 12};
+
+// Kernel record flags (version 11 and later).
+inline constexpr std::uint32_t kKernelHasWorkGroupMeta = 1u << 1;
+inline constexpr std::uint32_t kKernelHasSubGroupMeta = 1u << 2;
+inline constexpr std::uint32_t kKernelHasReqdSubGroupSize = 1u << 3;  // version 12
+// Header flag: the u64 size of the program-scope variables follows the build hash.
+inline constexpr std::uint64_t kBinaryHasProgramScopeVars = 1u << 1;
 
 // pocl_type of a kernel argument.
 enum class ArgKind : std::uint32_t { Scalar = 0, Pointer = 1, Image = 2, Sampler = 3 };
@@ -50,6 +59,11 @@ struct KernelRecord {
   std::vector<std::uint64_t> local_sizes; // num_locals entries, bytes each
   std::string attributes;
   bool has_arg_metadata = false;
+  std::uint32_t flags = 0;                // kKernelHas* (version 11 and later)
+  std::uint32_t max_subgroups = 0, compile_subgroups = 0;   // kKernelHasSubGroupMeta
+  std::uint32_t max_wg_size = 0, preferred_wg_multiple = 0, local_mem_size = 0,
+                private_mem_size = 0, spill_mem_size = 0;  // kKernelHasWorkGroupMeta
+  std::uint32_t reqd_sub_group_size = 0;  // kKernelHasReqdSubGroupSize
   std::vector<ArgRecord> args;            // num_args entries
   std::vector<FileRecord> files;          // this kernel's files (paths start "<name>/")
 
@@ -60,7 +74,9 @@ struct KernelRecord {
 struct PoclBinary {
   std::uint64_t device_id = 0;
   std::uint32_t version = 0;
-  std::uint64_t flags = 0;  // bit 0: flush denormals; bits 32..63: binary type
+  std::uint64_t flags = 0;  // bit 0: flush denormals; bit 1: kBinaryHasProgramScopeVars;
+                            // bits 32..63: binary type
+  std::uint64_t program_scope_var_bytes = 0;  // total size of the __global variables
   std::string build_hash;   // program build hash (cache directory name)
   std::vector<FileRecord> program_files;  // root-level files (program.bc, ...)
   std::vector<KernelRecord> kernels;

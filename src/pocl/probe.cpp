@@ -33,20 +33,17 @@ bool deviceValue(cl_device_id d, cl_device_info what, T &out) {
 }  // namespace
 
 bool isSupportedPoclVersion(const std::string &v) {
-  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ...", "OpenCL <major>.<minor> PoCL <version>" in
-  // lib/CL/clGetPlatformInfo.c: the work-group ABI and the poclbinary v9 format were
-  // checked against 3.1 only.
-  auto at = v.find("PoCL 3.1");
-  if (at == std::string::npos) return false;
-  char after = at + 8 < v.size() ? v[at + 8] : ' ';
-  return !(after >= '0' && after <= '9');  // not 3.10, 3.11, ...
+  const Release *r = findRelease(v);
+  return r && r->direct_launches;
 }
 
 // CL_DEVICE_NAME is "<driver>-<cpu model>" (lib/CL/devices/cpuinfo.c), the driver
 // "pthread" or "basic" in PoCL 3.1 (lib/CL/devices/pthread/pthread.c, basic/basic.c) and
-// "cpu" or "cpu-minimal" from PoCL 5.0 on.
-bool isSupportedDeviceName(const std::string &n) {
-  return n.rfind("pthread", 0) == 0 || n.rfind("basic", 0) == 0 || n.rfind("cpu", 0) == 0;
+// "cpu" or "cpu-minimal" from PoCL 4.0 on.
+bool isReleaseDeviceName(const Release &r, const std::string &n) {
+  // The basic driver is named "basic" next to "pthread", "cpu-minimal" next to "cpu".
+  const std::string prefix = r.device_prefix;
+  return n.rfind(prefix + "-", 0) == 0 || (prefix == "pthread" && n.rfind("basic-", 0) == 0);
 }
 
 DeviceProbe probeDevice(cl_device_id device) {
@@ -64,11 +61,16 @@ DeviceProbe probeDevice(cl_device_id device) {
   p.pocl_cpu = vendor == kPlatformName && (type & CL_DEVICE_TYPE_CPU);
   if (vendor != kPlatformName) {
     p.reason = "platform '" + vendor + "' is not PoCL";
-  } else if (!isSupportedPoclVersion(version)) {
-    p.reason = "unsupported PoCL version '" + version + "' (hostkernel supports PoCL 3.1)";
-  } else if (!(type & CL_DEVICE_TYPE_CPU) || !isSupportedDeviceName(p.name)) {
+  } else if (!(p.release = findRelease(version))) {
+    p.reason = "unsupported PoCL version '" + version + "' (hostkernel supports PoCL " +
+               supportedReleases() + ")";
+  } else if (!p.release->direct_launches) {
+    p.reason = std::string("PoCL ") + p.release->version +
+               ": direct launches are not verified on this release";
+  } else if (!(type & CL_DEVICE_TYPE_CPU) || !isReleaseDeviceName(*p.release, p.name)) {
     p.reason = "device '" + p.name + "' is not PoCL's CPU (pthread/basic) device";
   }
+  if (p.reason.empty()) setCurrentRelease(p.release);
   cl_uint cus = 1;
   deviceValue(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, p.max_item_sizes);
   deviceValue(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, p.max_group_size);

@@ -1,5 +1,6 @@
-// "Is this PoCL 3.1's CPU device (pthread or basic driver)?" Everything hostkernel knows
-// about work-group functions holds only there; any other device is queue-only.
+// "Is this the CPU device (pthread or basic driver) of a PoCL release that release.hpp
+// describes?" Everything hostkernel knows about work-group functions holds only there;
+// any other device is queue-only.
 //
 //   hk::pocl::DeviceProbe p = hk::pocl::probeDevice(device);
 //   if (!p.supported) log(p.reason);
@@ -10,12 +11,15 @@
 #include <cstddef>
 #include <string>
 
+#include "pocl/release.hpp"
+
 namespace hk::pocl {
 
 struct DeviceProbe {
   bool supported = false;
   bool pocl_cpu = false;           // a CPU device of a PoCL platform, supported or not
   std::string reason;              // why not, when !supported
+  const Release *release = nullptr;  // the platform's release, when described
   std::string name;                // CL_DEVICE_NAME
   std::size_t max_item_sizes[3] = {1, 1, 1};
   std::size_t max_group_size = 1;
@@ -32,6 +36,7 @@ inline constexpr char kPlatformName[] = "Portable Computing Language";
 
 // The platform/driver strings that identify a supported PoCL; exposed for tests.
 bool isSupportedPoclVersion(const std::string &platform_version);
-bool isSupportedDeviceName(const std::string &device_name);
+// Whether `device_name` is the CPU driver's name in `release`.
+bool isReleaseDeviceName(const Release &release, const std::string &device_name);
 
 }  // namespace hk::pocl

@@ -2,6 +2,7 @@
 
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "pocl/release_checks.hpp"
 #include "program/spirv.hpp"
 
 namespace hk::program {
@@ -78,15 +79,21 @@ cl_program NativeProgram::buildUnchecked(cl_context context, cl_device_id device
   const auto &cl = next();
   cl_int err = CL_SUCCESS;
   cl_program p = nullptr;
+  bool spir_bitcode = false;  // the SPIR route: PoCL is given bitcode and its options
   if (spirv_) {
     std::vector<std::uint8_t> bitcode;
     SpirvTranslateOptions topts;
     topts.native_checked = 0;
+    const pocl::Release *release = pocl::runningRelease(device);
+    topts.output_spirv = release && release->takes_il;  // SPIR-V again, for PoCL's own reader
+    spir_bitcode = !topts.output_spirv;
     if (!spirvToSpirBitcode(ir_, bitcode, error, topts)) return nullptr;
     const unsigned char *bin = bitcode.data();
     size_t len = bitcode.size();
     cl_int status = CL_SUCCESS;
-    p = cl.clCreateProgramWithBinary(context, 1, &device, &len, &bin, &status, &err);
+    p = topts.output_spirv
+            ? cl.clCreateProgramWithIL(context, bin, len, &err)
+            : cl.clCreateProgramWithBinary(context, 1, &device, &len, &bin, &status, &err);
   } else {
     const char *text = source_.c_str();
     size_t len = source_.size();
@@ -97,7 +104,7 @@ cl_program NativeProgram::buildUnchecked(cl_context context, cl_device_id device
     if (p) cl.clReleaseProgram(p);
     return nullptr;
   }
-  const std::string opts = variantOptions(spirv_, 0, user_options_);
+  const std::string opts = variantOptions(spir_bitcode, 0, user_options_);
   err = cl.clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr);
   if (err != CL_SUCCESS) {
     error = "building the unchecked variant failed, error " + std::to_string(err);

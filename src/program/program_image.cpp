@@ -9,6 +9,7 @@
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/cache_payload.hpp"
+#include "pocl/release_checks.hpp"
 #include "program/program_cache.hpp"
 
 namespace hk::program {
@@ -135,6 +136,18 @@ std::shared_ptr<ProgramImage> ProgramImage::loadCached(const CacheKey &key) {
 
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
                                                    std::string &error) {
+  const pocl::Release *release = pocl::runningRelease(device);
+  if (!release) {
+    error = "the device's PoCL release is not one hostkernel knows";
+    return nullptr;
+  }
+  // Before the binary query, which would leave the variables uninitialised for PoCL's own
+  // launches too.
+  if (const std::uint64_t vars = pocl::programScopeVariableBytes(program, device, *release)) {
+    error = "program has " + std::to_string(vars) +
+            " bytes of program-scope variables, which only PoCL's queue initialises";
+    return nullptr;
+  }
   CacheKey key;
   const bool cacheable = cacheKeyOf(program, device, key);
   if (cacheable)
@@ -144,6 +157,7 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
   if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
     return nullptr;
+  if (!pocl::binaryMatchesRelease(img->binary_, *release, error)) return nullptr;
   if (img->binary_.trailing_bytes > (std::size_t{1} << 20)) {
     // Keep only what PoCL wrote (see PoclBinary::trailing_bytes); parse the copy again
     // because the records point into the buffer.

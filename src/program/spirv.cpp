@@ -110,7 +110,8 @@ std::size_t addressSpaceSize() {
 }
 
 [[noreturn]] void childMain(std::span<const std::uint8_t> spirv, int out_fd, int log_fd,
-                            int status_fd, std::size_t memory_limit, int native_checked) {
+                            int status_fd, std::size_t memory_limit, int native_checked,
+                            bool output_spirv) {
   // A crash here is expected on malformed input: no core file, no inherited crash
   // handlers (a test framework's, a sanitizer's, LLVM's stack printer), and stderr (where
   // assertions print) goes to the log the parent reads.
@@ -143,7 +144,7 @@ std::size_t addressSpaceSize() {
 
   std::vector<std::uint8_t> bitcode;
   std::string error;
-  bool ok = detail::translateSpirvWithLlvm(spirv, bitcode, error, native_checked);
+  bool ok = detail::translateSpirvWithLlvm(spirv, bitcode, error, native_checked, output_spirv);
   bool written = ok ? writeAll(out_fd, bitcode.data(), bitcode.size())
                     : writeAll(out_fd, error.data(), error.size());
   char status = ok ? kChildOk : kChildError;
@@ -192,7 +193,7 @@ class Fd {
 
 bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uint8_t> &bitcode,
                        std::string &error, std::chrono::milliseconds timeout,
-                       std::size_t memory_limit, int native_checked) {
+                       std::size_t memory_limit, int native_checked, bool output_spirv) {
   Fd out(memfd_create("hostkernel-spirv-out", MFD_CLOEXEC));
   Fd log(memfd_create("hostkernel-spirv-log", MFD_CLOEXEC));
   int pipe_fds[2];
@@ -208,7 +209,7 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
     return false;
   }
   if (pid == 0) childMain(spirv, out.get(), log.get(), status_write.get(), memory_limit,
-                          native_checked);
+                          native_checked, output_spirv);
   status_write.reset();
 
   // Wait for the child's status byte, or for EOF when it dies.
@@ -405,9 +406,11 @@ bool spirvToSpirBitcode(std::span<const std::uint8_t> spirv, std::vector<std::ui
   error.clear();
   if (!checkSpirvStructure(spirv, error)) return false;
   bool ok = options.isolate ? translateIsolated(spirv, bitcode, error, options.timeout,
-                                                options.memory_limit, options.native_checked)
+                                                options.memory_limit, options.native_checked,
+                                                options.output_spirv)
                             : detail::translateSpirvWithLlvm(spirv, bitcode, error,
-                                                             options.native_checked);
+                                                             options.native_checked,
+                                                             options.output_spirv);
   if (!ok) bitcode.clear();
   return ok;
 }

@@ -54,6 +54,10 @@ struct SpirvTranslateOptions {
   // prelude's `hk_checked_variant_` constant that value (the checked or the unchecked
   // variant); with 0, a module without the constant is an error. -1: a plain program.
   int native_checked = -1;
+  // The result is SPIR-V again, for releases that build SPIR-V themselves
+  // (clCreateProgramWithIL): of the fixes above only the one for mad applies (as fma),
+  // with native_checked.
+  bool output_spirv = false;
 };
 
 // Translates a SPIR-V module (binary, little-endian) to SPIR bitcode that PoCL 3.1 accepts.
@@ -72,7 +76,7 @@ namespace detail {
 // code that includes LLVM headers.
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
                             std::vector<std::uint8_t> &bitcode, std::string &error,
-                            int native_checked = -1);
+                            int native_checked = -1, bool output_spirv = false);
 // How the child ends when it does not return a result (its exit status).
 inline constexpr int kChildExitFatal = 70;        // LLVM fatal error (message on stderr)
 inline constexpr int kChildExitOutOfMemory = 71;  // allocation failed under the limit

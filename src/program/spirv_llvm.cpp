@@ -4,6 +4,7 @@
 // and -fno-rtti where libLLVM has no RTTI).
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -18,6 +19,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/raw_ostream.h>
+#if LLVM_VERSION_MAJOR >= 21
+#include <llvm/TargetParser/Triple.h>
+#endif
 #include <unistd.h>
 
 #include <cstring>
@@ -114,10 +118,13 @@ void addArgNames(llvm::Module &m) {
 // CPU has FMA: run every mad as llvm.fmuladd, as the source program does. (A kernel that
 // calls mad() explicitly then gets the fused result from SPIR-V and PoCL's unfused one
 // from source; mad's rounding is implementation-defined, so both are correct.)
-void madToFmuladd(llvm::Module &m) {
+// For SPIR-V written back (releases that read SPIR-V themselves) the mad becomes
+// llvm.fma instead, which the writer keeps as OpenCL.std `fma`: fused, as fmuladd is
+// from source on a CPU with FMA.
+void madToFused(llvm::Module &m, llvm::Intrinsic::ID fused_op) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : m.functions()) {
-    if (!f.isDeclaration() || !f.getName().startswith("_Z3mad")) continue;
+    if (!f.isDeclaration() || f.getName().find("_Z3mad") != 0) continue;
     llvm::Type *ty = f.getReturnType();
     if (!ty->isFPOrFPVectorTy() || f.arg_size() != 3) continue;
     bool same = true;
@@ -129,7 +136,7 @@ void madToFmuladd(llvm::Module &m) {
   }
   for (llvm::CallInst *call : calls) {
     llvm::IRBuilder<> b(call);
-    llvm::Value *fused = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {call->getType()},
+    llvm::Value *fused = b.CreateIntrinsic(fused_op, {call->getType()},
                                            {call->getArgOperand(0), call->getArgOperand(1),
                                             call->getArgOperand(2)});
     call->replaceAllUsesWith(fused);
@@ -189,9 +196,11 @@ void installChildErrorHandlers() {
 
 bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
                             std::vector<std::uint8_t> &bitcode, std::string &error,
-                            int native_checked) {
+                            int native_checked, bool output_spirv) {
   llvm::LLVMContext ctx;
+#if LLVM_VERSION_MAJOR < 17
   ctx.setOpaquePointers(false);  // LLVMSPIRVLib 15 asserts with opaque pointers
+#endif
   std::istringstream stream(
       std::string(reinterpret_cast<const char *>(spirv.data()), spirv.size()));
   SPIRV::TranslatorOpts opts;
@@ -205,15 +214,25 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
   }
   std::unique_ptr<llvm::Module> m(raw);
 
-  const std::string &triple = m->getTargetTriple();
+#if LLVM_VERSION_MAJOR >= 21
+  const std::string triple = m->getTargetTriple().str();  // a Triple from LLVM 21
+#else
+  const std::string triple = m->getTargetTriple();
+#endif
   if (!triple.empty() && triple.compare(0, 6, "spir64") != 0) {
     error = "SPIR-V translated to an unexpected target '" + triple + "' (expected spir64)";
     return false;
   }
-  m->setTargetTriple(kSpirTriple);
-  attributeLocals(*m);
-  addArgNames(*m);
-  madToFmuladd(*m);
+  if (!output_spirv) {
+#if LLVM_VERSION_MAJOR >= 21
+    m->setTargetTriple(llvm::Triple(kSpirTriple));
+#else
+    m->setTargetTriple(kSpirTriple);
+#endif
+    attributeLocals(*m);
+    addArgNames(*m);
+  }
+  madToFused(*m, output_spirv ? llvm::Intrinsic::fma : llvm::Intrinsic::fmuladd);
   if (native_checked >= 0 && !setCheckedVariant(*m, native_checked, error)) return false;
 
   std::string problems;
@@ -225,6 +244,16 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
     return false;
   }
 
+  if (output_spirv) {
+    std::ostringstream spirv_out;
+    if (!llvm::writeSpirv(m.get(), opts, spirv_out, message)) {
+      error = "SPIR-V writing failed: " + message;
+      return false;
+    }
+    const std::string bytes = spirv_out.str();
+    bitcode.assign(bytes.begin(), bytes.end());
+    return true;
+  }
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::WriteBitcodeToFile(*m, out);

@@ -108,13 +108,13 @@ class Walker {
             c.unknown = true;
             continue;
           }
-          std::uint64_t bytes = dl_.getTypeAllocSize(a->getAllocatedType()).getFixedSize() *
+          std::uint64_t bytes = dl_.getTypeAllocSize(a->getAllocatedType()).getFixedValue() *
                                 count->getZExtValue();
           // PoCL pads a privatized alloca to its alignment.
           c.private_bytes += roundUp(bytes, a->getAlign().value());
         } else if (llvm::isa<llvm::PHINode>(&inst)) {
           // PoCL turns PHI nodes into allocas before its work-item loops.
-          c.private_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedSize();
+          c.private_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedValue();
         } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
           llvm::Function *callee = call->getCalledFunction();
           if (!callee) {  // indirect (OpenCL C has none) or inline assembly
@@ -169,7 +169,7 @@ class Walker {
           }
         }
         if (crosses && inst.getType()->isSized())
-          c.context_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedSize();
+          c.context_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedValue();
       }
     }
     memo_[&f] = c;

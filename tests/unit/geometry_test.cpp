@@ -15,7 +15,8 @@ TEST(Geometry, UniformLaunchPlansGroupsOffsetsAndLocalSize) {
   size_t g[3] = {64, 6, 4}, l[3] = {16, 3, 2}, o[3] = {5, 6, 7};
   Plan p;
   ASSERT_EQ(planLaunch(LaunchRequest::from(3, o, g, l), cpu(), kNoReqd, p), HK_REASON_NONE);
-  EXPECT_EQ(p.pc.work_dim, 3u);
+  EXPECT_EQ(pocl::workDim(p.pc), 3u);
+  EXPECT_EQ(p.pc.work_dim_96, 3u);
   EXPECT_EQ(p.pc.num_groups[0], 4u);
   EXPECT_EQ(p.pc.num_groups[1], 2u);
   EXPECT_EQ(p.pc.num_groups[2], 2u);

@@ -28,7 +28,8 @@ void ExpectSamePlan(const Plan &got, const Plan &want) {
     EXPECT_EQ(got.pc.global_offset[i], want.pc.global_offset[i]) << i;
     EXPECT_EQ(got.pc.local_size[i], want.pc.local_size[i]) << i;
   }
-  EXPECT_EQ(got.pc.work_dim, want.pc.work_dim);
+  EXPECT_EQ(got.pc.work_dim_and_failed, want.pc.work_dim_and_failed);
+  EXPECT_EQ(got.pc.work_dim_96, want.pc.work_dim_96);
   EXPECT_EQ(got.total_groups, want.total_groups);
   EXPECT_EQ(got.total_items, want.total_items);
   EXPECT_EQ(got.team_sized, want.team_sized);

@@ -1,5 +1,6 @@
-// Tests for the poclbinary v9 reader: a real binary from PoCL at test time, every
-// truncation of it, random corruption, and hand-made binaries with one defect each.
+// Tests for the poclbinary reader (versions 9, 11, 12): a real binary from PoCL at test
+// time, every truncation of it, random corruption, and hand-made binaries of each version
+// with one defect each.
 // Run under ASan (HK_SANITIZE=address) the truncation test poisons the bytes past the
 // prefix, so any read beyond the length given to the parser is reported.
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "pocl/binary.hpp"
+#include "pocl/release.hpp"
 #include "support/pocl_device.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -66,6 +68,7 @@ kernel void withlocal(global float *y, local float *scratch, S s, int n) {
 
 struct RealBinary {
   Bytes bytes;
+  const Release *release = nullptr;  // the PoCL that wrote it
   std::string problem;  // why there is none: no PoCL (skip) or a failed step (fail)
   bool have_pocl = false;
 };
@@ -78,10 +81,14 @@ RealBinary buildRealBinary() {
     return out;
   }
   cl_device_id dev = nullptr;
-  if (!FindPoclDevice(nullptr, &dev)) {
+  cl_platform_id platform = nullptr;
+  if (!FindPoclDevice(&platform, &dev)) {
     out.problem = "no PoCL CPU device";
     return out;
   }
+  char version[512] = {};
+  clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version - 1, version, nullptr);
+  out.release = findRelease(version);
   out.have_pocl = true;
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
@@ -229,6 +236,10 @@ struct SynthArg {
 struct Synth {
   std::string magic = std::string("poclbin\0", 8);
   std::uint32_t version = 9;
+  std::uint64_t flags = std::uint64_t{4} << 32;  // executable, no FTZ
+  std::uint64_t var_bytes = 0;       // written after the hash when flags bit 1 is set
+  std::uint32_t kernel_flags = 0;    // version 11 and later
+  std::vector<std::uint32_t> kernel_meta;  // the u32 values kernel_flags announces
   std::string hash = "AB/CDEFGHIJKLMNOPABCDEFGHIJKLMNOPABCDEFG";  // 40 chars like PoCL's
   std::vector<std::pair<std::string, std::string>> root_files = {
       {"/program.bc", "BC\xc0\xde"}};
@@ -250,11 +261,12 @@ struct Synth {
     w.u64(0x1234);
     w.u32(version);
     w.u32(1);                     // kernels
-    w.u64(std::uint64_t{4} << 32);  // executable, no FTZ
+    w.u64(flags);
     w.u32(1);                     // root entries
     std::string h = hash;
     h.resize(41, '\0');
     w.raw(h);
+    if (version >= 11 && (flags & kBinaryHasProgramScopeVars)) w.u64(var_bytes);
 
     root_size_at = w.b.size();
     Writer root;
@@ -271,7 +283,13 @@ struct Synth {
     for (int i = 0; i < 3; ++i) meta.u64(0);
     for (auto l : locals) meta.u64(l);
     meta.str("");
-    meta.u64(0x1f);
+    if (version >= 11) {
+      meta.u32(0x1f);
+      meta.u32(kernel_flags);
+      for (auto v : kernel_meta) meta.u32(v);
+    } else {
+      meta.u64(0x1f);
+    }
     for (auto &a : args) {
       arginfo.u32(0x11a3);
       arginfo.u32(a.address);
@@ -318,7 +336,8 @@ TEST(PoclBinary, ParsesRealBinaryKernelsArgumentsLocalsAndGenericLibrary) {
   PoclBinary bin;
   std::string err;
   ASSERT_TRUE(parsePoclBinary(data.data(), data.size(), bin, err)) << err;
-  EXPECT_EQ(bin.version, 9u);
+  ASSERT_NE(data_holder.release, nullptr) << "PoCL release not described in release.hpp";
+  EXPECT_EQ(bin.version, data_holder.release->binary_version);
   EXPECT_EQ(bin.binaryType(), 4u);  // CL_PROGRAM_BINARY_TYPE_EXECUTABLE
   EXPECT_FALSE(bin.flushDenorms());
   EXPECT_EQ(bin.build_hash.size(), 40u) << bin.build_hash;
@@ -476,6 +495,94 @@ TEST(PoclBinary, RejectsWrongMagic) {
   Bytes elf = Synth{}.build();
   std::memcpy(elf.data(), "\x7f" "ELF\2\1\1\0", 8);
   EXPECT_NE(expectRejected(elf).find("wrong magic"), std::string::npos);
+}
+
+// PoCL 4.0 to 7.1: the header's program-scope variable size and the kernel flags with
+// both kinds of metadata.
+TEST(PoclBinary, ReadsVersion11HeaderSizeAndKernelMetadata) {
+  Synth s;
+  s.version = 11;
+  s.flags |= kBinaryHasProgramScopeVars;
+  s.var_bytes = 20;
+  s.kernel_flags = kKernelHasWorkGroupMeta | kKernelHasSubGroupMeta;
+  s.kernel_meta = {2, 1, 4096, 16, 256, 32, 0};  // sub-group pair, then five work-group
+  Bytes b = s.build();
+  PoclBinary bin;
+  std::string err;
+  ASSERT_TRUE(parsePoclBinary(b.data(), b.size(), bin, err)) << err;
+  EXPECT_EQ(bin.version, 11u);
+  EXPECT_EQ(bin.program_scope_var_bytes, 20u);
+  const KernelRecord *k = bin.findKernel("k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->has_arg_metadata);
+  EXPECT_EQ(k->max_subgroups, 2u);
+  EXPECT_EQ(k->compile_subgroups, 1u);
+  EXPECT_EQ(k->max_wg_size, 4096u);
+  EXPECT_EQ(k->preferred_wg_multiple, 16u);
+  EXPECT_EQ(k->local_mem_size, 256u);
+  EXPECT_EQ(k->private_mem_size, 32u);
+  ASSERT_EQ(k->args.size(), 2u);
+  EXPECT_EQ(k->args[0].name, "p");
+  EXPECT_EQ(k->findFile("k/0-0-0/k.so").size(), 23u);
+
+  // Without the header bit there is no size field; the reader goes by the bit.
+  s.flags &= ~kBinaryHasProgramScopeVars;
+  b = s.build();
+  ASSERT_TRUE(parsePoclBinary(b.data(), b.size(), bin, err)) << err;
+  EXPECT_EQ(bin.program_scope_var_bytes, 0u);
+  EXPECT_EQ(bin.findKernel("k")->local_mem_size, 256u);
+}
+
+// Metadata announced by the flags but one u32 short: the argument records are then read
+// four bytes late and the record no longer adds up, whichever field notices first.
+TEST(PoclBinary, RejectsVersion11KernelFlagsWithoutTheirMetadata) {
+  Synth s;
+  s.version = 11;
+  s.kernel_flags = kKernelHasWorkGroupMeta;
+  s.kernel_meta = {1, 2, 3, 4};
+  expectRejected(s.build());
+  // The same bytes as version 12 with a required sub-group size would need one more.
+  s.kernel_meta = {1, 2, 3, 4, 5};
+  s.version = 12;
+  s.kernel_flags |= kKernelHasReqdSubGroupSize;
+  expectRejected(s.build());
+}
+
+TEST(PoclBinary, ReadsVersion12RequiredSubGroupSize) {
+  Synth s;
+  s.version = 12;
+  s.flags |= kBinaryHasProgramScopeVars;
+  s.kernel_flags = kKernelHasReqdSubGroupSize;
+  s.kernel_meta = {8};
+  Bytes b = s.build();
+  PoclBinary bin;
+  std::string err;
+  ASSERT_TRUE(parsePoclBinary(b.data(), b.size(), bin, err)) << err;
+  EXPECT_EQ(bin.findKernel("k")->reqd_sub_group_size, 8u);
+  // Version 11 has no such field: the u32 is left over where the arguments start.
+  s.version = 11;
+  expectRejected(s.build());
+}
+
+// From 4.0 PoCL names a long kernel's directory by a prefix and a hash of the name.
+TEST(PoclBinary, AcceptsClippedKernelDirectoriesFromVersion11Only) {
+  const std::string name(71, 'n');
+  const std::string dir = clippedName(name, 59);
+  ASSERT_EQ(dir.size(), 59u);
+  Synth s;
+  s.kernel = name;
+  s.kernel_files = {{"/" + dir + "/0-0-0/" + dir + ".so", "\x7f" "ELF"}};
+  s.version = 9;
+  EXPECT_NE(expectRejected(s.build()).find("outside the kernel's directory"),
+            std::string::npos);
+  s.version = 11;
+  Bytes b = s.build();
+  PoclBinary bin;
+  std::string err;
+  ASSERT_TRUE(parsePoclBinary(b.data(), b.size(), bin, err)) << err;
+  // A directory that is no clipped form of this name stays outside.
+  s.kernel_files = {{"/" + std::string(18, 'm') + dir.substr(18) + "/0-0-0/x.so", "x"}};
+  expectRejected(s.build());
 }
 
 TEST(PoclBinary, RejectsFormatVersions8And10) {

@@ -2,9 +2,10 @@
 // OpenCL implementation below hostkernel is replaced (hk::setNextDispatch, as the layer
 // does) by a table of fake functions that answer with made-up platform and device strings.
 //
-//  * probeDevice accepts exactly PoCL 3.1's pthread/basic CPU device, and says why not
-//    for everything else (other vendors, other PoCL versions, GPU-type devices, strings
-//    that are empty, unterminated or missing, queries that fail);
+//  * probeDevice accepts exactly the CPU devices of the PoCL releases in release.hpp with
+//    direct launches, named as each release names them, and says why not for everything
+//    else (other vendors, other PoCL versions, GPU-type devices, strings that are empty,
+//    unterminated or missing, queries that fail);
 //  * a launch on a queue of such a device is forwarded unchanged to the implementation's
 //    clEnqueueNDRangeKernel and counted as HK_REASON_DEVICE, never run directly;
 //  * a "PoCL 3.1" device whose program binary is corrupt (or missing) sends the launch to
@@ -238,13 +239,70 @@ class FakeDevice : public ::testing::Test {
 };
 
 TEST_F(FakeDevice, Pocl31CpuDeviceIsSupported) {
-  for (const char *name : {"pthread-skylake-avx512", "basic-haswell", "cpu-generic"}) {
+  for (const char *name : {"pthread-skylake-avx512", "basic-haswell"}) {
     g_world.device_name = name;
     hk::pocl::DeviceProbe p = probe();
     EXPECT_TRUE(p.supported) << name << ": " << p.reason;
     EXPECT_EQ(p.name, name);
     EXPECT_EQ(p.max_group_size, 4096u);
     EXPECT_EQ(p.compute_units, 2u);
+    ASSERT_NE(p.release, nullptr);
+    EXPECT_STREQ(p.release->version, "3.1");
+  }
+}
+
+// The drivers were renamed in 4.0: each release's CPU device only under its own name.
+TEST_F(FakeDevice, EachReleaseAcceptsItsOwnCpuDriverNames) {
+  struct Case {
+    const char *version, *device;
+    bool supported;
+  };
+  const Case cases[] = {
+      {"OpenCL 3.0 PoCL 3.1+debian  Linux", "cpu-generic", false},
+      {"OpenCL 3.0 PoCL 6.0+debian  Linux, LLVM 18.1.8", "cpu-skylake-avx512", true},
+      {"OpenCL 3.0 PoCL 6.0+debian  Linux, LLVM 18.1.8", "cpu-minimal-haswell", true},
+      {"OpenCL 3.0 PoCL 6.0+debian  Linux, LLVM 18.1.8", "pthread-skylake-avx512", false},
+      {"OpenCL 3.0 PoCL 6.0+debian  Linux, LLVM 18.1.8", "basic-haswell", false},
+  };
+  for (const Case &c : cases) {
+    g_world.platform_version = c.version;
+    g_world.device_name = c.device;
+    hk::pocl::DeviceProbe p = probe();
+    EXPECT_EQ(p.supported, c.supported) << c.version << " / " << c.device << ": " << p.reason;
+    if (!c.supported)
+      EXPECT_NE(p.reason.find("is not PoCL's CPU"), std::string::npos) << p.reason;
+  }
+  g_world.platform_version = "OpenCL 3.0 PoCL 6.0+debian  Linux, LLVM 18.1.8";
+  g_world.device_name = "cpu-skylake-avx512";
+  const hk::pocl::DeviceProbe p = probe();
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.release->context_size, 112u);
+  EXPECT_EQ(p.release->binary_version, 11u);
+  EXPECT_TRUE(p.release->takes_il);
+}
+
+// Releases whose ABI was not checked (5.0, 7.2, a future 8.0, point releases, builds by
+// hand with other version strings) stay queue-only with one reason, as does a described
+// release whose direct path is not verified yet.
+TEST_F(FakeDevice, UnknownAndUnverifiedReleasesAreQueueOnlyWithAReason) {
+  g_world.device_name = "cpu-skylake-avx512";
+  for (const char *v : {"OpenCL 3.0 PoCL 5.0+debian  Linux", "OpenCL 3.0 PoCL 7.2  Linux",
+                        "OpenCL 3.0 PoCL 8.0-pre main-0123abc  Linux",
+                        "OpenCL 3.0 PoCL 6.0.1  Linux", "OpenCL 3.0 PoCL 6.01"}) {
+    g_world.platform_version = v;
+    hk::pocl::DeviceProbe p = probe();
+    EXPECT_FALSE(p.supported) << v;
+    EXPECT_EQ(p.release, nullptr) << v;
+    EXPECT_NE(p.reason.find("unsupported PoCL version '" + std::string(v) + "'"),
+              std::string::npos)
+        << p.reason;
+  }
+  g_world.platform_version = "OpenCL 3.0 PoCL 7.1+debian  Linux, LLVM 21.1.8";
+  hk::pocl::DeviceProbe p = probe();
+  ASSERT_NE(p.release, nullptr);
+  if (!p.release->direct_launches) {
+    EXPECT_FALSE(p.supported);
+    EXPECT_NE(p.reason.find("not verified"), std::string::npos) << p.reason;
   }
 }
 
@@ -275,7 +333,7 @@ TEST_F(FakeDevice, OtherPlatformsAreRefusedWithTheirName) {
 TEST_F(FakeDevice, OtherPoclVersionsAreRefused) {
   for (const char *v : {"OpenCL 3.0 PoCL 3.0+debian Linux", "OpenCL 3.0 PoCL 4.0 Linux",
                         "OpenCL 3.0 PoCL 3.10 Linux", "OpenCL 3.0 PoCL 3.12-pre",
-                        "OpenCL 3.0 PoCL 6.0", "OpenCL 3.0 PoCL", "PoCL 3", ""}) {
+                        "OpenCL 3.0 PoCL 5.0", "OpenCL 3.0 PoCL", "PoCL 3", ""}) {
     g_world.platform_version = v;
     hk::pocl::DeviceProbe p = probe();
     EXPECT_FALSE(p.supported) << "'" << v << "'";

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "pocl/release_checks.hpp"
 #include "program/spirv.hpp"
 #include "support/pocl_device.hpp"
 
@@ -427,6 +428,13 @@ class SpirvPocl : public ::testing::Test {
   void SetUp() override {
     if (!Pocl::get().device) GTEST_SKIP() << "no PoCL CPU device";
   }
+  // Whether PoCL reads the SPIR-V itself (clCreateProgramWithIL): then the SPIR route's
+  // fixes for locals and argument names are not hostkernel's, and PoCL's own reader
+  // decides what its queries answer.
+  static bool poclReadsSpirv() {
+    const hk::pocl::Release *r = hk::pocl::runningRelease(Pocl::get().device);
+    return r && r->takes_il;
+  }
 };
 
 // PoCL 3.1 gives every addrspace(3) global of a module with !spirv.Source to every
@@ -438,7 +446,7 @@ TEST_F(SpirvPocl, KernelScopeLocalsBelongToTheirKernelOnly) {
   cl_program p = Pocl::get().fromSpirv(spv, error);
   ASSERT_NE(p, nullptr) << error;
   EXPECT_EQ(localMemSize(p, "without_locals"), 0u);
-  EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
+  if (!poclReadsSpirv()) EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
   expectWithTileWorks(p);
   clReleaseProgram(p);
 }
@@ -452,12 +460,13 @@ TEST_F(SpirvPocl, UnnamedLocalsAreNamedAfterTheirKernel) {
   cl_program p = Pocl::get().fromSpirv(spv, error);
   ASSERT_NE(p, nullptr) << error;
   EXPECT_EQ(localMemSize(p, "without_locals"), 0u);
-  EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
+  if (!poclReadsSpirv()) EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
   expectWithTileWorks(p);
   clReleaseProgram(p);
 }
 
 TEST_F(SpirvPocl, ArgumentNamesSurvive) {
+  if (poclReadsSpirv()) GTEST_SKIP() << "PoCL's own SPIR-V reader keeps no argument names";
   std::string error;
   cl_program p = Pocl::get().fromSpirv(corpus("axpy.spv"), error);
   ASSERT_NE(p, nullptr) << error;

@@ -257,7 +257,7 @@ TEST_P(StackEstimate, IsNeverBelowTheMeasuredStackUse) {
     call.pc.num_groups[0] = call.pc.num_groups[1] = call.pc.num_groups[2] = 1;
     call.pc.local_size[0] = L;
     call.pc.local_size[1] = call.pc.local_size[2] = 1;
-    call.pc.work_dim = 1;
+    hk::pocl::setWorkDim(call.pc, 1);
     const std::uint64_t used = measure(call);
     measured.emplace_back(L, used);
     const std::uint64_t estimate = m.bytesFor(L);
