@@ -11,6 +11,7 @@
 
 #include "pocl/release_checks.hpp"
 #include "program/program_image.hpp"
+#include "support/pocl_device.hpp"
 
 namespace {
 
@@ -21,10 +22,8 @@ kernel void read_vars(global float *o) { o[0] = (float)counter + table[2]; }
 )CLC";
 
 TEST(ProgramScopeVars, StayOnThePoclQueueWithTheirInitialValues) {
-  cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
-  ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), CL_SUCCESS);
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
   const hk::pocl::Release *release = hk::pocl::runningRelease(device);
   ASSERT_NE(release, nullptr);
   if (!release->has_program_scope_variables)
