@@ -29,7 +29,7 @@ namespace {
 
 // clGetProgramInfo(CL_PROGRAM_BINARIES) calls that reached PoCL.
 std::atomic<int> g_binary_queries{0};
-cl_api_clGetProgramInfo g_real_program_info = nullptr;
+decltype(cl_icd_dispatch::clGetProgramInfo) g_real_program_info = nullptr;
 
 cl_int CL_API_CALL countingProgramInfo(cl_program program, cl_program_info param, size_t size,
                                        void *value, size_t *size_ret) {
