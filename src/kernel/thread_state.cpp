@@ -94,6 +94,22 @@ void ThreadState::setUp(std::size_t capacity) {
   ready = true;
 }
 
+namespace {
+
+// Replaces `array` by an uninitialised one of `want` pointers when it holds fewer; false
+// (array unchanged) when out of memory.
+bool growPointers(void **&array, std::size_t &capacity, std::size_t want) {
+  if (want <= capacity) return true;
+  void *p = std::malloc(want * sizeof(void *));
+  if (!p) return false;
+  std::free(array);
+  array = static_cast<void **>(p);
+  capacity = want;
+  return true;
+}
+
+}  // namespace
+
 bool ThreadState::reserve(std::size_t local_bytes, std::size_t args, std::size_t slots) {
   if (local_bytes > local_capacity) {
     std::size_t cap = alignUp(local_bytes, pocl::kLocalAlignment);
@@ -103,21 +119,8 @@ bool ThreadState::reserve(std::size_t local_bytes, std::size_t args, std::size_t
     local_arena = static_cast<char *>(p);
     local_capacity = cap;
   }
-  if (args > scratch_capacity) {
-    void *p = std::malloc(args * sizeof(void *));
-    if (!p) return false;
-    std::free(scratch_args);
-    scratch_args = static_cast<void **>(p);
-    scratch_capacity = args;
-  }
-  if (slots > slots_capacity) {
-    void *p = std::malloc(slots * sizeof(void *));
-    if (!p) return false;
-    std::free(local_slots);
-    local_slots = static_cast<void **>(p);
-    slots_capacity = slots;
-  }
-  return true;
+  return growPointers(scratch_args, scratch_capacity, args) &&
+         growPointers(local_slots, slots_capacity, slots);
 }
 
 void ThreadState::flushPrintf() {
