@@ -10,18 +10,22 @@ namespace {
 
 constexpr std::uint64_t kStackReserve = 256 * 1024;
 
+// Read by every team thread, right after the caller wrote it: the body and the plan are
+// copies in adjacent lines, so that a thread reaches all of it from its job's context in
+// one step, not through pointers to the caller's frames.
 struct TeamLaunch {
-  const LaunchBody *body;
-  bool timed;
+  explicit TeamLaunch(const LaunchBody &b) : body(b), plan(*b.plan) { body.plan = &plan; }
+  LaunchBody body;
   std::atomic<bool> failed{false};
-  std::atomic<std::uint64_t> busy_ns{0};
+  std::atomic<std::uint64_t> busy_ns{0};  // the team's time in groups (Job::work_ns)
+  Plan plan;
 };
 
 // Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
 // the first group's coordinates, then counters.
 void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thread*/) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
-  const LaunchBody &b = *launch.body;
+  const LaunchBody &b = launch.body;
   kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(b.printf_capacity);
   void **args = threadArgs(b, ts);
@@ -36,7 +40,6 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
   const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1];
   std::uint64_t x = begin % nx, rest = begin / nx;
   std::uint64_t y = rest % ny, z = rest / ny;
-  const std::uint64_t t0 = launch.timed ? nowNs() : 0;
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
@@ -57,7 +60,6 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
     }
   }
   --ts.depth;
-  if (launch.timed) launch.busy_ns.fetch_add(nowNs() - t0, std::memory_order_relaxed);
   if (ts.printf_position) ts.flushPrintf();
 }
 
@@ -66,14 +68,15 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
 TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns) {
   kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
-  TeamLaunch launch{&b, timed};
+  TeamLaunch launch(b);
   // A thread of the application's must hold a work-group's frame and the frames above it
   // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
   const std::uint64_t items =
       b.plan->pc.local_size[0] * b.plan->pc.local_size[1] * b.plan->pc.local_size[2];
   const std::uint64_t need = b.image->stack.bytesFor(items);
   team::Job job{runRange, &launch, b.plan->total_groups, steal,
-                need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve};
+                need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
+                timed ? &launch.busy_ns : nullptr};
   if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
   return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory

@@ -16,19 +16,12 @@
 //   if (timed) s.record(nowNs() - t0, serial_ns, groups);
 #pragma once
 
-#include <time.h>
-
 #include <atomic>
 #include <cstdint>
 
-namespace hk::launch {
+#include "base/clock.hpp"
 
-[[gnu::always_inline]] inline std::uint64_t nowNs() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u +
-         static_cast<std::uint64_t>(t.tv_nsec);
-}
+namespace hk::launch {
 
 class Sampler {
  public:

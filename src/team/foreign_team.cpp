@@ -2,32 +2,16 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 #include <xmmintrin.h>
 
 #include <algorithm>
 
+#include "base/clock.hpp"
 #include "team/split.hpp"
 
 namespace hk::team {
 
-struct ForeignTeam::Run {
-  const Job *job;
-  Block *blocks;
-  unsigned n;
-  std::atomic<std::uint64_t> done{0};         // groups run
-  std::atomic<std::uint64_t> all_done_ns{0};  // when the last of them finished
-  std::atomic<std::uint64_t> work_ns{0};      // time spent in groups, summed over tasks
-};
-
 namespace {
-
-std::uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
-         static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 // How long a thread that finished its own block leaves another block to its owner before
 // it runs that block itself: as long as its own block took, plus this. An owner that has
@@ -39,27 +23,30 @@ constexpr std::uint64_t kRescueGraceNs = 5'000;
 
 void ForeignTeam::task(void *arg, unsigned index) {
   Run &r = *static_cast<Run *>(arg);
-  const Job &job = *r.job;
+  const Job &job = r.job;
   const std::uint64_t t0 = nowNs();
   std::uint64_t ran = 0;
   if (index < r.n) {
     if (job.steal) ran += drainChunks(r.blocks[index].next, r.blocks[index].end, job, index);
     else ran += claimBlock(r.blocks[index].next, r.blocks[index].end, job, index);
   }
-  const std::uint64_t finished = nowNs();
-  std::uint64_t work_ns = ran ? finished - t0 : 0;
-  const std::uint64_t deadline = finished + (finished - t0) + kRescueGraceNs;
-  // Times a claim that ran groups: the work the caller alone would have done.
-  auto timed = [&](std::uint64_t groups, std::uint64_t since) {
-    if (groups) work_ns += nowNs() - since;
-    return groups;
+  std::uint64_t last_ns = nowNs();  // when this task's last groups finished
+  std::uint64_t work_ns = ran ? last_ns - t0 : 0;
+  const std::uint64_t deadline = last_ns + (last_ns - t0) + kRescueGraceNs;
+  // A claim that ran groups: the work the caller alone would have done.
+  auto claimed = [&](std::uint64_t groups, std::uint64_t since) {
+    if (!groups) return;
+    ran += groups;
+    last_ns = nowNs();
+    work_ns += last_ns - since;
   };
   for (unsigned i = 1; i <= r.n; ++i) {
     const unsigned k = (index + i) % r.n;
     Block &b = r.blocks[k];
     if (job.steal) {
+      if (b.next.load(std::memory_order_relaxed) >= b.end) continue;
       const std::uint64_t since = nowNs();
-      ran += timed(drainChunks(b.next, b.end, job, index), since);
+      claimed(drainChunks(b.next, b.end, job, index), since);
       continue;
     }
     // Static: leave block k to its owner until the deadline, then rescue it.
@@ -67,15 +54,24 @@ void ForeignTeam::task(void *arg, unsigned index) {
       if ((spins & 15) == 15) {
         const std::uint64_t now = nowNs();
         if (now < deadline) continue;
-        ran += timed(claimBlock(b.next, b.end, job, index), now);
+        claimed(claimBlock(b.next, b.end, job, index), now);
         break;
       }
       _mm_pause();
     }
   }
-  if (work_ns) r.work_ns.fetch_add(work_ns, std::memory_order_relaxed);
-  if (ran && r.done.fetch_add(ran, std::memory_order_relaxed) + ran == job.total)
-    r.all_done_ns.store(nowNs(), std::memory_order_relaxed);
+  if (!ran) return;
+  // Each task reports in its own block's line: no counter that every task writes.
+  if (index < r.n) {
+    r.blocks[index].finished_ns.store(last_ns, std::memory_order_relaxed);
+    r.blocks[index].work_ns.store(work_ns, std::memory_order_relaxed);
+    return;
+  }
+  r.stray_work_ns.fetch_add(work_ns, std::memory_order_relaxed);
+  std::uint64_t seen = r.stray_finished_ns.load(std::memory_order_relaxed);
+  while (seen < last_ns &&
+         !r.stray_finished_ns.compare_exchange_weak(seen, last_ns, std::memory_order_relaxed)) {
+  }
 }
 
 bool ForeignTeam::run(const Job &job) {
@@ -89,7 +85,7 @@ bool ForeignTeam::run(const Job &job) {
   }
   const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(pf.threads, job.total));
   if (n <= 1) {
-    job.run(job.ctx, 0, job.total, 0);
+    runWhole(job, 0);
     busy_.store(false, std::memory_order_release);
     return true;
   }
@@ -102,14 +98,36 @@ bool ForeignTeam::run(const Job &job) {
     staticBlock(job.total, n, k, b, e);
     blocks_[k].next.store(b, std::memory_order_relaxed);
     blocks_[k].end = e;
+    blocks_[k].finished_ns.store(0, std::memory_order_relaxed);
+    blocks_[k].work_ns.store(0, std::memory_order_relaxed);
   }
-  Run r{&job, blocks_.get(), n};
+  Run &r = run_;
+  r.job = job;
+  r.blocks = blocks_.get();
+  r.n = n;
+  r.stray_finished_ns.store(0, std::memory_order_relaxed);
+  r.stray_work_ns.store(0, std::memory_order_relaxed);
   const std::uint64_t start_ns = nowNs();
   pf.parallel_for(pf.user, n, &ForeignTeam::task, &r);
-  // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left.
-  for (unsigned k = 0; k < n; ++k) claimBlock(blocks_[k].next, blocks_[k].end, job, 0);
-  noteJoin(start_ns, r.all_done_ns.load(std::memory_order_relaxed),
-           r.work_ns.load(std::memory_order_relaxed));
+  // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left,
+  // and the join is not judged.
+  bool left = false;
+  std::uint64_t all_done_ns = r.stray_finished_ns.load(std::memory_order_relaxed);
+  std::uint64_t work_ns = r.stray_work_ns.load(std::memory_order_relaxed);
+  for (unsigned k = 0; k < n; ++k) {
+    Block &b = blocks_[k];
+    if (b.next.load(std::memory_order_relaxed) < b.end) {
+      const std::uint64_t t0 = nowNs();
+      if (claimBlock(b.next, b.end, job, 0)) {
+        left = true;
+        work_ns += nowNs() - t0;
+      }
+    }
+    all_done_ns = std::max(all_done_ns, b.finished_ns.load(std::memory_order_relaxed));
+    work_ns += b.work_ns.load(std::memory_order_relaxed);
+  }
+  if (job.work_ns) job.work_ns->fetch_add(work_ns, std::memory_order_relaxed);
+  noteJoin(start_ns, left ? 0 : all_done_ns, work_ns);
   busy_.store(false, std::memory_order_release);
   return true;
 }

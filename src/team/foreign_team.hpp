@@ -56,21 +56,40 @@ class ForeignTeam {
   // Jobs that made slow() true, since the team was made.
   std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
 
+  // What the parallel-for runs: task(run, i) runs task i of the job run() published. A
+  // parallel-for that knows it (OpenMP's, team/openmp_runtime.cpp) calls it directly.
+  static void task(void *run, unsigned index);
+
  private:
   void noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns, std::uint64_t work_ns);
   // Block k: groups [next, end) not yet claimed. A static job claims a whole block with
   // one exchange; a stealing one claims chunks with fetch_add, as the own team does.
+  // Task k reports in block k's line when it ran groups: when its last ones finished and
+  // its time in groups.
   struct alignas(64) Block {
     std::atomic<std::uint64_t> next{0};
     std::uint64_t end = 0;
+    std::atomic<std::uint64_t> finished_ns{0};
+    std::atomic<std::uint64_t> work_ns{0};
   };
-  struct Run;
-  static void task(void *run, unsigned index);
+  // The job being run, in the team's own cache lines: a task reaches everything it
+  // needs in one step from its argument. The tasks' threads read these lines after the
+  // caller wrote them, one transfer each; on the caller's stack they would sit among the
+  // frames the caller keeps writing, and behind one pointer more each.
+  struct alignas(64) Run {
+    Job job;
+    Block *blocks = nullptr;
+    unsigned n = 0;
+    // Tasks outside [0, n) (a parallel-for that runs more) report here, in a line of its own.
+    alignas(64) std::atomic<std::uint64_t> stray_finished_ns{0};
+    std::atomic<std::uint64_t> stray_work_ns{0};
+  };
 
   std::atomic<bool> busy_{false};    // a job runs, or reset() holds the team
   std::atomic<bool> active_{false};  // pf_ is set
   std::atomic<std::uint64_t> stack_bytes_{0};
   ParallelFor pf_{};                 // written and read with busy_ held
+  Run run_;                          // written with busy_ held
   std::unique_ptr<Block[]> blocks_;  // one per task; grown with busy_ held
   unsigned nblocks_ = 0;
   std::uint64_t pause_ns_ = 0;                   // the last slow() period (busy_ held)

@@ -27,7 +27,14 @@ void regionBody(void *arg) {
   b.task(b.ctx, static_cast<unsigned>(g_thread_num()));
 }
 
+// ForeignTeam's task is called with its run as the region's data: a thread of the region
+// reaches the job in one step, not through a Body on the caller's stack.
+void foreignTeamRegion(void *run) {
+  ForeignTeam::task(run, static_cast<unsigned>(g_thread_num()));
+}
+
 void ompParallelFor(void *, unsigned n, void (*task)(void *, unsigned), void *ctx) {
+  if (task == &ForeignTeam::task) return g_parallel(foreignTeamRegion, ctx, n, 0);
   Body b{task, ctx};
   g_parallel(regionBody, &b, n, 0);
 }

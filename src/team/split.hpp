@@ -6,12 +6,14 @@
 //   next.store(b); end = e;                           // published with the job
 //   claimBlock(next, end, job, k);                    // static: the whole rest, once
 //   drainChunks(next, end, job, k);                   // stealing: chunk by chunk
+//   runWhole(job, 0);                                 // a team of one
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 
+#include "base/clock.hpp"
 #include "team/team.hpp"
 
 namespace hk::team {
@@ -52,6 +54,13 @@ inline std::uint64_t drainChunks(std::atomic<std::uint64_t> &next, std::uint64_t
     job.run(job.ctx, b, e, thread);
     count += e - b;
   }
+}
+
+// The whole job on `thread` (a team of one), timed into job.work_ns when set.
+inline void runWhole(const Job &job, unsigned thread) {
+  const std::uint64_t t0 = job.work_ns ? nowNs() : 0;
+  job.run(job.ctx, 0, job.total, thread);
+  if (job.work_ns) job.work_ns->fetch_add(nowNs() - t0, std::memory_order_relaxed);
 }
 
 }  // namespace hk::team

@@ -16,6 +16,7 @@
 #include <new>
 #include <string>
 
+#include "base/clock.hpp"
 #include "base/log.hpp"
 #include "kernel/thread_state.hpp"
 #include "team/split.hpp"
@@ -54,13 +55,6 @@ bool futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
 void futexWake(std::atomic<std::uint32_t> &word, int count) {
   syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAKE_PRIVATE, count,
           nullptr, nullptr, 0);
-}
-
-std::uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
-         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 // Spins until ready() or spin_ns passed; true if ready. Every ~1 µs (16 pauses of ~60 ns
@@ -511,6 +505,14 @@ void Team::notifyCaller() {
 // Running a job.
 
 std::uint64_t Team::work(unsigned t, const Job &job, unsigned n) {
+  if (!job.work_ns) return runShare(t, job, n);
+  const std::uint64_t t0 = nowNs();
+  const std::uint64_t count = runShare(t, job, n);
+  if (count) job.work_ns->fetch_add(nowNs() - t0, std::memory_order_relaxed);
+  return count;
+}
+
+std::uint64_t Team::runShare(unsigned t, const Job &job, unsigned n) {
   if (!job.steal) {
     std::uint64_t b, e;
     staticBlock(job.total, n, t, b, e);
@@ -542,7 +544,7 @@ bool Team::run(const Job &job) {
     installTopology();
   const unsigned n = size_.load(std::memory_order_relaxed);
   if (n == 1 || job.total == 1) {
-    job.run(job.ctx, 0, job.total, 0);
+    runWhole(job, 0);
     busy_.store(false, std::memory_order_release);
     return true;
   }

@@ -35,6 +35,10 @@ struct Job {
   // Stack the work-groups need on any thread (0: little); threads of the application's
   // with less run none of them (team/dispatch.hpp).
   std::uint64_t stack_bytes = 0;
+  // When set, the team adds the time its threads spent running groups, summed over the
+  // threads that ran any. The team times its threads anyway where it needs to
+  // (ForeignTeam), so that run() itself need not read the clock.
+  std::atomic<std::uint64_t> *work_ns = nullptr;
 };
 
 // How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks
@@ -117,7 +121,9 @@ class Team {
   template <typename Ready>
   void callerWait(Ready ready);
   void notifyCaller();
+  // Thread `thread`'s share of the job (timed into job.work_ns when set): groups run.
   std::uint64_t work(unsigned thread, const Job &job, unsigned nthreads);
+  std::uint64_t runShare(unsigned thread, const Job &job, unsigned nthreads);
   void wakeWorkers();
 
   // Dispatch line: written by the caller for each job, read by every worker.
