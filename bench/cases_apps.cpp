@@ -2,6 +2,11 @@
 // with the host-side work that goes with it.
 #include "case_util.hpp"
 
+#include "opencl_env.hpp"
+
+#include <hostkernel/hostkernel_ext.h>
+
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -133,24 +138,91 @@ const Register kDgElement{[] {
 // beyond its parts (threads of two runtimes competing for the CPUs).
 constexpr std::size_t kMixedHostFloats = 65536;
 
-const Register kOmpMixed{[] {
+// The step's launch and host part; `also` runs after the host loop, in the host part.
+KernelLaunch ompMixedLaunch(std::function<void()> also) {
   KernelLaunch k = teamGridLaunch("trivial");
   // The host array converges to 2 (no denormals, however many steps run).
   auto host = std::shared_ptr<float[]>(new float[kMixedHostFloats]());
-  k.hostStep = [host] {
+  k.hostStep = [host, also = std::move(also)] {
     float *h = host.get();
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < static_cast<long>(kMixedHostFloats); ++i) h[i] = h[i] * 0.5f + 1.0f;
+    if (also) also();
   };
   k.native = [](NativeArgs &a) {
     int *out = a.buf<int>(0);
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < static_cast<long>(kTeamItems); ++i) out[i] = static_cast<int>(i);
   };
-  return launchCase("apps/omp-mixed", "applications",
-                    "one op = OpenMP parallel for over 65536 host floats, then trivial(out) on "
-                    "65536 work-items, local 256 + finish; native: both as OpenMP loops",
-                    k);
+  return k;
+}
+
+const Register kOmpMixed{launchCase(
+    "apps/omp-mixed", "applications",
+    "one op = OpenMP parallel for over 65536 host floats, then trivial(out) on 65536 "
+    "work-items, local 256 + finish; native: both as OpenMP loops",
+    ompMixedLaunch(nullptr))};
+
+// ---- apps/omp-mixed-queue: the same step beside launches on PoCL's own queue -----------
+// One op = the apps/omp-mixed step, whose host part also sends a kernel of its own to
+// PoCL's queue and waits for it: what a program sees when some of its kernels go through
+// PoCL (a library that uses OpenCL itself, or kernels hostkernel gives to PoCL). PoCL's
+// worker threads then run beside OpenMP's and the team's. The queue launch is made in a
+// context of its own with PoCL's entry points (never hostkernel's), on every path alike.
+constexpr std::size_t kQueueSideItems = 4096;
+
+class PoclQueueNeighbour {
+ public:
+  void step() {
+    if (!queue_) setUp();
+    checkCl(clEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &kQueueSideItems, nullptr, 0,
+                                   nullptr, nullptr),
+            "clEnqueueNDRangeKernel(neighbour)");
+    checkCl(clFinish(queue_), "clFinish(neighbour)");
+  }
+
+ private:
+  // Never released: the objects live as long as the process, like the cases themselves.
+  void setUp() {
+    cl_platform_id platform;
+    cl_device_id device;
+    checkCl(hkGetPoclDevice(&platform, &device), "hkGetPoclDevice");
+    cl_int err;
+    cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    checkCl(err, "clCreateContext(neighbour)");
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+    checkCl(err, "clCreateCommandQueueWithProperties(neighbour)");
+    // Converges to 2: no denormals however many steps run.
+    const char *src =
+        "kernel void relax(global float *x) { size_t i = get_global_id(0);"
+        " x[i] = x[i] * 0.5f + 1.0f; }";
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+    checkCl(err, "clCreateProgramWithSource(neighbour)");
+    checkCl(clBuildProgram(prog, 1, &device, "", nullptr, nullptr), "clBuildProgram(neighbour)");
+    cl_kernel k = clCreateKernel(prog, "relax", &err);
+    checkCl(err, "clCreateKernel(neighbour)");
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, kQueueSideItems * sizeof(float),
+                                nullptr, &err);
+    checkCl(err, "clCreateBuffer(neighbour)");
+    const float zero = 0.0f;
+    checkCl(clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, kQueueSideItems * sizeof(float),
+                                0, nullptr, nullptr),
+            "clEnqueueFillBuffer(neighbour)");
+    checkCl(clSetKernelArg(k, 0, sizeof buf, &buf), "clSetKernelArg(neighbour)");
+    checkCl(clFinish(q), "clFinish(neighbour)");
+    kernel_ = k;
+    queue_ = q;
+  }
+  cl_command_queue queue_ = nullptr;
+  cl_kernel kernel_ = nullptr;
+};
+
+const Register kOmpMixedQueue{[] {
+  auto neighbour = std::make_shared<PoclQueueNeighbour>();
+  return launchCase("apps/omp-mixed-queue", "applications",
+                    "one op = apps/omp-mixed's step whose host part also launches a kernel of "
+                    "4096 work-items on PoCL's own queue (a context of its own) + finish",
+                    ompMixedLaunch([neighbour] { neighbour->step(); }));
 }()};
 
 }  // namespace
