@@ -37,6 +37,9 @@ struct Config {
   // HOSTKERNEL_PERF_MAP=1: work-group functions are named in /tmp/perf-<pid>.map
   // (docs/profiling.md).
   bool perf_map = false;
+  // HOSTKERNEL_TRACE=FILE.json: a Chrome trace-event timeline of the launches, written at
+  // exit (docs/profiling.md); empty: none.
+  std::string trace_file;
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };
 

@@ -4,6 +4,7 @@
 
 #include "launch/sampler.hpp"
 #include "team/dispatch.hpp"
+#include "trace/recorder.hpp"
 
 namespace hk::launch {
 namespace {
@@ -13,13 +14,14 @@ constexpr std::uint64_t kStackReserve = 256 * 1024;
 struct TeamLaunch {
   const LaunchBody *body;
   bool timed;
+  std::uint32_t trace_name;  // 0: untraced
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};
 };
 
 // Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
 // the first group's coordinates, then counters.
-void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thread*/) {
+void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
   const LaunchBody &b = *launch.body;
   kernel::ThreadState &ts = kernel::threadState();
@@ -36,7 +38,8 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
   const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1];
   std::uint64_t x = begin % nx, rest = begin / nx;
   std::uint64_t y = rest % ny, z = rest / ny;
-  const std::uint64_t t0 = launch.timed ? nowNs() : 0;
+  const bool stamped = launch.timed || launch.trace_name;
+  const std::uint64_t t0 = stamped ? nowNs() : 0;
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
@@ -57,16 +60,24 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
     }
   }
   --ts.depth;
-  if (launch.timed) launch.busy_ns.fetch_add(nowNs() - t0, std::memory_order_relaxed);
+  if (stamped) {
+    const std::uint64_t ns = nowNs() - t0;
+    if (launch.timed) launch.busy_ns.fetch_add(ns, std::memory_order_relaxed);
+    if (launch.trace_name)
+      ts.traceBuffer().record({trace::Kind::Lane, HK_PATH_TEAM, HK_REASON_NONE,
+                               static_cast<std::uint8_t>(thread), launch.trace_name, t0, ns,
+                               end - begin});
+  }
   if (ts.printf_position) ts.flushPrintf();
 }
 
 }  // namespace
 
-TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns) {
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
+                     std::uint32_t trace_name) {
   kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
-  TeamLaunch launch{&b, timed};
+  TeamLaunch launch{&b, timed, trace_name};
   // A thread of the application's must hold a work-group's frame and the frames above it
   // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
   const std::uint64_t items =
