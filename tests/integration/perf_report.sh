@@ -21,6 +21,9 @@ HOSTKERNEL_PERF_MAP=1 perf record -q -e cpu-clock -o "$out/perf.data" -- \
   "$bench" --quick --filter "^${case_name}\$" --paths '^hostkernel$' >"$out/bench.log" 2>&1 ||
   { echo "FAIL: the case did not run:"; cat "$out/bench.log"; exit 1; }
 perf report -i "$out/perf.data" --stdio --sort dso,sym 2>/dev/null >"$out/report.txt"
+# The bench's map has been read: remove it (perf never does).
+pid=$(perf report -i "$out/perf.data" --stdio --sort pid 2>/dev/null | grep -oE 'pocl-launch-ben[^ ]*:?[0-9]+|[0-9]+:pocl-launch-ben' | grep -oE '[0-9]+' | head -1)
+[[ -n $pid ]] && rm -f "/tmp/perf-$pid.map"
 grep -v '^#' "$out/report.txt" | grep -v '^$' | head -5
 named='\[\.\] _pocl_kernel_[A-Za-z0-9_]+_workgroup'
 if grep -E "$named" "$out/report.txt" | head -3 | grep -q .; then
