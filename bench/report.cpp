@@ -1,10 +1,9 @@
 #include "report.hpp"
 
-#include "json.hpp"
-
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace hkbench {
@@ -15,37 +14,17 @@ constexpr const char *kRowFormat =
 
 constexpr const char *kSchema = "pocl-launch-bench/2";
 
-std::string jsonString(const std::string &s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += ch;
-        }
-    }
-  }
-  return o + "\"";
-}
-
-std::string jsonNumber(double v, const char *format = "%.4f") {
-  if (!std::isfinite(v)) return "null";
+// A number as the schema stores it: rounded as `format` prints it (docs/benchmarks.md);
+// null when not finite.
+nlohmann::ordered_json number(double v, const char *format = "%.4f") {
+  if (!std::isfinite(v)) return nullptr;
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
-  return buf;
+  return std::strtod(buf, nullptr);
 }
 
-std::string jsonOptional(const std::optional<double> &v, const char *format = "%.4f") {
-  return v ? jsonNumber(*v, format) : "null";
+nlohmann::ordered_json optional(const std::optional<double> &v, const char *format = "%.4f") {
+  return v ? number(*v, format) : nlohmann::ordered_json(nullptr);
 }
 
 // "0", "0.02", "3", "12.5": allocations per operation.
@@ -102,66 +81,78 @@ void Table::row(const Result &r) {
 }
 
 void writeJson(const std::string &file, const RunMeta &meta, const std::vector<Result> &results) {
-  std::string s = "{\"schema\":" + jsonString(kSchema) + ",\n \"meta\":{";
-  s += "\"device\":" + jsonString(meta.device) + ",\"date\":" + jsonString(meta.date) +
-       ",\"cpus\":" + std::to_string(meta.cpus) + ",\"load_average\":" +
-       jsonString(meta.loadAverage) + ",\"runs\":" + std::to_string(meta.runs) +
-       ",\"processes\":" + std::to_string(meta.processes) +
-       ",\"batch_ms\":" + jsonNumber(meta.batchMs, "%g") + ",\"warmup_ms\":" +
-       jsonNumber(meta.warmupMs, "%g") + ",\"quick\":" + (meta.quick ? "true" : "false") +
-       ",\"alloc_counting\":" + (meta.allocCounting ? "true" : "false") + ",\"environment\":[";
-  for (std::size_t i = 0; i < meta.environment.size(); ++i)
-    s += (i ? "," : "") + jsonString(meta.environment[i]);
-  s += "]},\n \"results\":[";
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const Result &r = results[i];
-    s += i ? ",\n  " : "\n  ";
-    s += "{\"name\":" + jsonString(r.name) + ",\"category\":" + jsonString(r.category) +
-         ",\"path\":" + jsonString(r.path) + ",\"median_ns\":" + jsonNumber(r.perOpNs.median) +
-         ",\"min_ns\":" + jsonNumber(r.perOpNs.min) + ",\"max_ns\":" +
-         jsonNumber(r.perOpNs.max) + ",\"runs\":" + std::to_string(r.perOpNs.count) +
-         ",\"spread\":" + jsonNumber(r.spread(), "%.5f") + ",\"allocations\":" +
-         jsonOptional(r.allocsPerOp, "%.5g") + ",\"batch\":" + std::to_string(r.batch) +
-         ",\"ratio\":" + jsonOptional(r.ratio) + ",\"baseline\":" +
-         (r.ratio ? jsonString(r.baseline) : std::string("null"));
+  using nlohmann::ordered_json;  // keeps the members in the schema's order
+  ordered_json doc;
+  doc["schema"] = kSchema;
+  doc["meta"] = {{"device", meta.device},
+                 {"date", meta.date},
+                 {"cpus", meta.cpus},
+                 {"load_average", meta.loadAverage},
+                 {"runs", meta.runs},
+                 {"processes", meta.processes},
+                 {"batch_ms", number(meta.batchMs, "%g")},
+                 {"warmup_ms", number(meta.warmupMs, "%g")},
+                 {"quick", meta.quick},
+                 {"alloc_counting", meta.allocCounting},
+                 {"environment", meta.environment}};
+  ordered_json list = ordered_json::array();
+  for (const Result &r : results) {
+    ordered_json o = {{"name", r.name},
+                      {"category", r.category},
+                      {"path", r.path},
+                      {"median_ns", number(r.perOpNs.median)},
+                      {"min_ns", number(r.perOpNs.min)},
+                      {"max_ns", number(r.perOpNs.max)},
+                      {"runs", r.perOpNs.count},
+                      {"spread", number(r.spread(), "%.5f")},
+                      {"allocations", optional(r.allocsPerOp, "%.5g")},
+                      {"batch", r.batch},
+                      {"ratio", optional(r.ratio)},
+                      {"baseline", r.ratio ? ordered_json(r.baseline) : ordered_json(nullptr)}};
     if (r.shares)
-      s += ",\"shares\":{\"inline\":" + jsonNumber((*r.shares)[0]) + ",\"team\":" +
-           jsonNumber((*r.shares)[1]) + ",\"queue\":" + jsonNumber((*r.shares)[2]) + "}";
-    s += ",\"note\":" + jsonString(r.note) + ",\"description\":" + jsonString(r.description) +
-         "}";
+      o["shares"] = {{"inline", number((*r.shares)[0])},
+                     {"team", number((*r.shares)[1])},
+                     {"queue", number((*r.shares)[2])}};
+    o["note"] = r.note;
+    o["description"] = r.description;
+    list.push_back(std::move(o));
   }
-  s += results.empty() ? "]}\n" : "\n]}\n";
+  doc["results"] = std::move(list);
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << s;
+  // Invalid UTF-8 in a note or the environment is replaced, never a failed write.
+  out << doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out.flush();
   if (!out) throw std::runtime_error("cannot write " + file);
 }
 
 Results readResultsJson(const std::string &file) {
+  using nlohmann::json;
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + file);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  json::Value doc;
+  json doc;
   try {
-    doc = json::parse(ss.str());
+    doc = json::parse(in);
   } catch (const std::exception &e) {
     throw std::runtime_error(file + ": " + e.what());
   }
-  const json::Value *list = doc.find("results");
-  if (!list || list->type != json::Value::Type::Array)
+  if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
     throw std::runtime_error(file + ": no \"results\" array");
-  auto str = [](const json::Value &o, const char *key) {
-    const json::Value *v = o.find(key);
-    return v && v->isString() ? v->string : std::string();
+  // Members of the wrong type or missing read as absent, as the schema's readers always did.
+  auto str = [](const json &o, const char *key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  auto num = [](const json::Value &o, const char *key) -> std::optional<double> {
-    const json::Value *v = o.find(key);
-    if (v && v->isNumber()) return v->number;
+  auto num = [](const json &o, const char *key) -> std::optional<double> {
+    auto it = o.find(key);
+    if (it != o.end() && it->is_number()) return it->get<double>();
     return std::nullopt;
   };
+  auto flag = [](const json &o, const char *key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_boolean() && it->get<bool>();
+  };
   Results out;
-  if (const json::Value *m = doc.find("meta")) {
+  if (auto m = doc.find("meta"); m != doc.end() && m->is_object()) {
     out.meta.device = str(*m, "device");
     out.meta.date = str(*m, "date");
     out.meta.loadAverage = str(*m, "load_average");
@@ -170,13 +161,14 @@ Results readResultsJson(const std::string &file) {
     out.meta.processes = static_cast<int>(num(*m, "processes").value_or(1));
     out.meta.batchMs = num(*m, "batch_ms").value_or(0);
     out.meta.warmupMs = num(*m, "warmup_ms").value_or(0);
-    if (const json::Value *q = m->find("quick")) out.meta.quick = q->boolean;
-    if (const json::Value *a = m->find("alloc_counting")) out.meta.allocCounting = a->boolean;
-    if (const json::Value *env = m->find("environment"))
-      for (const json::Value &e : env->array)
-        if (e.isString()) out.meta.environment.push_back(e.string);
+    out.meta.quick = flag(*m, "quick");
+    out.meta.allocCounting = flag(*m, "alloc_counting");
+    if (auto env = m->find("environment"); env != m->end() && env->is_array())
+      for (const json &e : *env)
+        if (e.is_string()) out.meta.environment.push_back(e.get<std::string>());
   }
-  for (const json::Value &o : list->array) {
+  for (const json &o : doc["results"]) {
+    if (!o.is_object()) throw std::runtime_error(file + ": a result that is not an object");
     Result r;
     r.name = str(o, "name");
     r.category = str(o, "category");
@@ -195,7 +187,7 @@ Results readResultsJson(const std::string &file) {
     r.allocsPerOp = num(o, "allocations");
     r.ratio = num(o, "ratio");
     r.batch = static_cast<std::uint64_t>(num(o, "batch").value_or(0));
-    if (const json::Value *sh = o.find("shares"))
+    if (auto sh = o.find("shares"); sh != o.end() && sh->is_object())
       r.shares = std::array<double, 3>{num(*sh, "inline").value_or(0),
                                        num(*sh, "team").value_or(0),
                                        num(*sh, "queue").value_or(0)};

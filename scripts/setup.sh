@@ -9,6 +9,7 @@ packages=(
   libhwloc-dev libgtest-dev libbenchmark-dev
   clang-15 llvm-15-dev llvm-spirv-15 libllvmspirvlib-15-dev
   valgrind clinfo
+  nlohmann-json3-dev linux-perf
 )
 
 missing=()

@@ -120,6 +120,10 @@ typedef cl_uint hk_kernel_variant_info;
 /* size_t[3]: the work-group size hostkernel ran the kernel's latest planned launch with
  * (0 0 0: none yet) */
 #define HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE 0x4B09
+/* void *: the address of the work-group function direct launches call (the generic
+ * variant; NULL before the kernel is prepared), as named in /tmp/perf-<pid>.map with
+ * HOSTKERNEL_PERF_MAP=1 (docs/profiling.md) */
+#define HK_KERNEL_VARIANT_WORK_GROUP_FUNCTION 0x4B0A
 
 HK_API cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_name,
                                      size_t param_value_size, void *param_value,

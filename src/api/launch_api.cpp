@@ -18,17 +18,36 @@
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
 #include "pocl/object_id.hpp"
+#include "trace/recorder.hpp"
 
 namespace hk::api {
 namespace {
+
+// HOSTKERNEL_TRACE: a launch given to PoCL's queue, from `t0` to now (the enqueue call:
+// PoCL runs the work-groups later, on its own threads). Its work-groups as the request
+// gives them; 0 when PoCL chooses the local size. The thread's state is looked up again
+// (a second TLS access, on this path only when tracing).
+[[gnu::noinline]] void traceQueueLaunch(KernelEntry *k, hk_reason reason, std::uint64_t t0,
+                                        cl_uint dim, const size_t *global, const size_t *local) {
+  std::uint64_t groups = local && global && dim >= 1 && dim <= 3 ? 1 : 0;
+  for (cl_uint d = 0; groups && d < dim; ++d)
+    groups *= local[d] ? (global[d] + local[d] - 1) / local[d] : 0;
+  const std::uint32_t name = trace::internName(k ? k->name : std::string("(unknown kernel)"));
+  kernel::threadState().traceBuffer().record({trace::Kind::Launch, HK_PATH_QUEUE,
+                                              static_cast<std::uint8_t>(reason), 0, name, t0,
+                                              launch::nowNs() - t0, groups});
+}
 
 // Gives the launch to PoCL and records why.
 cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command_queue queue,
                      cl_kernel kernel, cl_uint dim, const size_t *offset, const size_t *global,
                      const size_t *local, cl_uint nwait, const cl_event *waits,
                      cl_event *event) {
+  const bool traced = trace::enabled();
+  const std::uint64_t t0 = traced ? launch::nowNs() : 0;
   cl_int err = next().clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, nwait,
                                              waits, event);
+  if (traced) traceQueueLaunch(k, reason, t0, dim, global, local);
   if (k) k->counts.add(HK_PATH_QUEUE, reason);
   if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
   return err;

@@ -96,6 +96,10 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_nam
     case HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE:
       for (int d = 0; d < 3; ++d) sizes[d] = k->planned_local[d];
       return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
+    case HK_KERNEL_VARIANT_WORK_GROUP_FUNCTION: {
+      void *fn = k->image ? reinterpret_cast<void *>(k->image->fn) : nullptr;
+      return answer(&fn, sizeof fn, param_value_size, param_value, param_value_size_ret);
+    }
     default:
       return CL_INVALID_VALUE;
   }

@@ -44,6 +44,8 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
   Config c;
   c.disable = parseBool(getenv_fn("HOSTKERNEL_DISABLE"));
   c.report = parseBool(getenv_fn("HOSTKERNEL_REPORT"));
+  c.perf_map = parseBool(getenv_fn("HOSTKERNEL_PERF_MAP"));
+  if (const char *trace = getenv_fn("HOSTKERNEL_TRACE")) c.trace_file = trace;
   parseNumber("HOSTKERNEL_NUM_THREADS", getenv_fn("HOSTKERNEL_NUM_THREADS"), c.num_threads);
   parseNumber("HOSTKERNEL_INLINE_MAX_ITEMS", getenv_fn("HOSTKERNEL_INLINE_MAX_ITEMS"),
               c.inline_max_items);

@@ -34,6 +34,12 @@ struct Config {
   // program is not prepared yet goes to PoCL's queue (docs/first-launch.md).
   bool first_launch_on_queue = true;
   std::string cache_dir;               // HOSTKERNEL_CACHE_DIR, resolved; empty: no cache
+  // HOSTKERNEL_PERF_MAP=1: work-group functions are named in /tmp/perf-<pid>.map
+  // (docs/profiling.md).
+  bool perf_map = false;
+  // HOSTKERNEL_TRACE=FILE.json: a Chrome trace-event timeline of the launches, written at
+  // exit (docs/profiling.md); empty: none.
+  std::string trace_file;
   LogLevel log_level = LogLevel::Warn; // HOSTKERNEL_LOG=error|warn|info|debug
 };
 

@@ -20,6 +20,7 @@ pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
 
 void releaseThreadState(void *p) {
   auto *ts = static_cast<ThreadState *>(p);
+  if (ts->trace) trace::ThreadBuffer::retire(ts->trace);
   std::free(ts->local_arena);
   std::free(ts->scratch_args);
   std::free(ts->local_slots);
@@ -91,7 +92,17 @@ void ThreadState::setUp(std::size_t capacity) {
   pthread_once(&g_exit_key_once, makeExitKey);
   pthread_setspecific(g_exit_key, this);
   stack_low = lowestUsableStackAddress();
+  if (trace::enabled()) traceBuffer();  // here: a traced launch must not allocate
   ready = true;
+}
+
+trace::ThreadBuffer &ThreadState::traceBuffer() {
+  if (!trace) {
+    trace = trace::ThreadBuffer::acquire();
+    pthread_once(&g_exit_key_once, makeExitKey);
+    pthread_setspecific(g_exit_key, this);
+  }
+  return *trace;
 }
 
 namespace {

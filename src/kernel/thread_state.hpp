@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "trace/recorder.hpp"
+
 namespace hk::kernel {
 
 struct ThreadState {
@@ -37,6 +39,8 @@ struct ThreadState {
   // for signal handlers), read once at setUp (stackLimits below); if the stack is
   // unknown, 1 MiB below where setUp ran.
   std::uintptr_t stack_low;
+  // HOSTKERNEL_TRACE: the thread's event buffer (traceBuffer()), else null.
+  trace::ThreadBuffer *trace;
 
   // Stack bytes left below the caller's frame: what a work-group may use here.
   [[gnu::always_inline]] std::uint64_t stackRoom() const {
@@ -56,6 +60,9 @@ struct ThreadState {
   }
 
   void setUp(std::size_t printf_capacity);
+  // The thread's trace buffer, taken on first use (also by threads never set up: their
+  // launches all went to PoCL's queue). Only when trace::enabled().
+  trace::ThreadBuffer &traceBuffer();
   // Grows the buffers (allocation: only when a kernel needs more than any before it).
   bool reserve(std::size_t local_bytes, std::size_t args, std::size_t slots);
   // Writes pending printf output to stdout, after the application's buffered output.

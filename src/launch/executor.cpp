@@ -4,6 +4,7 @@
 
 #include "launch/sampler.hpp"
 #include "team/dispatch.hpp"
+#include "trace/recorder.hpp"
 
 namespace hk::launch {
 namespace {
@@ -14,8 +15,11 @@ constexpr std::uint64_t kStackReserve = 256 * 1024;
 // copies in adjacent lines, so that a thread reaches all of it from its job's context in
 // one step, not through pointers to the caller's frames.
 struct TeamLaunch {
-  explicit TeamLaunch(const LaunchBody &b) : body(b), plan(*b.plan) { body.plan = &plan; }
+  TeamLaunch(const LaunchBody &b, std::uint32_t name) : body(b), trace_name(name), plan(*b.plan) {
+    body.plan = &plan;
+  }
   LaunchBody body;
+  std::uint32_t trace_name;  // 0: untraced
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};  // the team's time in groups (Job::work_ns)
   Plan plan;
@@ -23,7 +27,7 @@ struct TeamLaunch {
 
 // Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
 // the first group's coordinates, then counters.
-void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thread*/) {
+void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
   const LaunchBody &b = launch.body;
   kernel::ThreadState &ts = kernel::threadState();
@@ -40,6 +44,8 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
   const std::uint64_t nx = pc.num_groups[0], ny = pc.num_groups[1];
   std::uint64_t x = begin % nx, rest = begin / nx;
   std::uint64_t y = rest % ny, z = rest / ny;
+  // The team times its threads' work (Job::work_ns); a traced launch stamps each range.
+  const std::uint64_t t0 = launch.trace_name ? nowNs() : 0;
   ++ts.depth;
   {
     FpModeScope fp(b.image->flush_denorms);
@@ -60,15 +66,20 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
     }
   }
   --ts.depth;
+  if (launch.trace_name)
+    ts.traceBuffer().record({trace::Kind::Lane, HK_PATH_TEAM, HK_REASON_NONE,
+                             static_cast<std::uint8_t>(thread), launch.trace_name, t0,
+                             nowNs() - t0, end - begin});
   if (ts.printf_position) ts.flushPrintf();
 }
 
 }  // namespace
 
-TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns) {
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
+                     std::uint32_t trace_name) {
   kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
-  TeamLaunch launch(b);
+  TeamLaunch launch(b, trace_name);
   // A thread of the application's must hold a work-group's frame and the frames above it
   // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
   const std::uint64_t items =

@@ -79,7 +79,9 @@ enum class TeamResult { NotRun, Ran, OutOfMemory };
 // the team is busy or the caller is a team thread or inside a launch: the caller then runs
 // the launch inline. OutOfMemory when a thread could not get its __local arena (its
 // groups did not run). With `timed`, *serial_ns is the thread time spent in work-groups,
-// summed over the team.
-TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns);
+// summed over the team. With a `trace_name` (trace::internName, 0: none) each thread
+// records a Lane event for each range of groups it ran.
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
+                     std::uint32_t trace_name = 0);
 
 }  // namespace hk::launch

@@ -45,6 +45,13 @@ class LaunchableKernel : public kernel::Kernel {
   Sampler sampler;
   std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
   std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
+  // What execute() does after a launch, set by decide(): 0 for most kernels, so that the
+  // launch path tests one byte next to the counts it has just written.
+  static constexpr std::uint8_t kCountVariants = 1;  // native kernels (hidden ndrange)
+  static constexpr std::uint8_t kTrace = 2;          // HOSTKERNEL_TRACE
+  std::uint8_t after_launch = 0;
+  // HOSTKERNEL_TRACE: trace::internName of the kernel (0 untraced), set by decide().
+  std::uint32_t trace_name = 0;
   LaunchCounts counts;
 };
 

@@ -8,11 +8,22 @@
 #include "launch/tuning.hpp"
 #include "pocl/worker_stack.hpp"
 #include "team/team.hpp"
+#include "trace/recorder.hpp"
 
 namespace hk::launch {
 namespace {
 
 Verdict toQueue(hk_reason why) { return Verdict{Verdict::Path::Queue, why}; }
+
+// Sets what execute() must do after the launch (LaunchableKernel::after_launch), before
+// the kernel's first direct launch; written only when it changes, as the fast path of
+// another thread reads it.
+void noteAfterLaunch(LaunchableKernel &k) {
+  if (trace::enabled() && k.trace_name == 0) k.trace_name = trace::internName(k.name);
+  const std::uint8_t after = (k.hidden_ndrange ? LaunchableKernel::kCountVariants : 0) |
+                             (trace::enabled() ? LaunchableKernel::kTrace : 0);
+  if (k.after_launch != after) k.after_launch = after;
+}
 
 // Plans the launch so that one work-group fits `room` bytes of stack (docs/stack.md):
 // without a local size, PoCL's choice capped at the largest power of two of work-items
@@ -102,6 +113,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
     k.grid_changed.store(true, std::memory_order_relaxed);
   k.request = r;
   for (int d = 0; d < 3; ++d) k.planned_local[d] = plan.pc.local_size[d];
+  noteAfterLaunch(k);
   k.plans.store(r, plan);
   const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
   // Until its unchecked variant is settled, a native kernel's launches come here.
@@ -129,6 +141,15 @@ void countVariants(LaunchableKernel &k, const Plan &plan) {
   k.checked_groups.store(
       k.checked_groups.load(std::memory_order_relaxed) + plan.total_groups - unchecked,
       std::memory_order_relaxed);
+}
+
+void afterLaunch(LaunchableKernel &k, const Plan &plan, kernel::ThreadState &ts, hk_path path,
+                 std::uint64_t t0) {
+  if (k.after_launch & LaunchableKernel::kCountVariants) countVariants(k, plan);
+  if (k.after_launch & LaunchableKernel::kTrace)
+    ts.traceBuffer().record({trace::Kind::Launch, static_cast<std::uint8_t>(path),
+                             HK_REASON_NONE, 0, k.trace_name, t0, nowNs() - t0,
+                             plan.total_groups});
 }
 
 void noteTeamWork(LaunchableKernel &k, std::uint64_t ns) {

@@ -76,6 +76,11 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
 // Work-groups by variant (hkGetKernelVariantInfo); like LaunchCounts, no locked
 // instruction.
 [[gnu::noinline]] void countVariants(LaunchableKernel &k, const Plan &plan);
+// The end of a launch whose kernel has k.after_launch set: countVariants for native
+// kernels, and with HOSTKERNEL_TRACE the launch's event, from `t0` (every traced launch is
+// timed, launch/sampler.hpp), in the thread's trace buffer.
+[[gnu::noinline]] void afterLaunch(LaunchableKernel &k, const Plan &plan, kernel::ThreadState &ts,
+                                   hk_path path, std::uint64_t t0);
 // Adds a team launch's work-group time to the kernel's total; past the kernel's next
 // specialization check the next launch takes the slow path.
 [[gnu::noinline]] void noteTeamWork(LaunchableKernel &k, std::uint64_t ns);
@@ -102,7 +107,7 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     const LaunchBody body{special ? special : k.image, &k.args, &plan, k.printf_capacity,
                           k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
-    switch (runOnTeam(body, steal, timed, &serial_ns)) {
+    switch (runOnTeam(body, steal, timed, &serial_ns, k.trace_name)) {
       case TeamResult::Ran:
         path = HK_PATH_TEAM;
         team_serial_ns = serial_ns;
@@ -125,7 +130,8 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
   if (k.grid_changed.load(std::memory_order_relaxed))
     k.grid_changed.store(false, std::memory_order_relaxed);
   k.counts.add(path, HK_REASON_NONE);
-  if (k.hidden_ndrange) countVariants(k, plan);
+  // One test for what few launches need: counting variants, tracing.
+  if (k.after_launch) afterLaunch(k, plan, ts, path, t0);
   return CL_SUCCESS;
 }
 

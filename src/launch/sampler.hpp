@@ -32,7 +32,8 @@ class Sampler {
   static_assert((kPeriod & (kPeriod - 1)) == 0);
 
   // Launches faster than this are timed one in kPeriod: kPeriod times the cost of timing
-  // one launch (two clock reads), measured once per process, and at least kMinFastNs.
+  // one launch (two clock reads), measured once per process, and at least kMinFastNs;
+  // 0 (every launch timed) with HOSTKERNEL_TRACE.
   static std::uint64_t fastNs();
 
   Sampler() : fast_ns_(fastNs()) {}
@@ -40,7 +41,9 @@ class Sampler {
 
   [[gnu::always_inline]] bool shouldTime(std::uint64_t groups) {
     // sampled_groups_ is 0 (never a group count) unless the last timed launch was fast.
-    if (groups != get(sampled_groups_)) return true;
+    // Expected equal: the steady state of a fast kernel, whose launches the compiler must
+    // lay out without a jump.
+    if (__builtin_expect(groups != get(sampled_groups_), 0)) return true;
     const std::uint32_t n = skipped_.load(std::memory_order_relaxed) + 1;
     skipped_.store(n, std::memory_order_relaxed);
     return n % kPeriod == 0;

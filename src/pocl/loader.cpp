@@ -7,6 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/config.hpp"
+#include "pocl/perf_map.hpp"
+
 namespace hk::pocl {
 
 std::unique_ptr<LoadedLibrary> LoadedLibrary::load(std::span<const std::uint8_t> bytes,
@@ -39,6 +42,12 @@ std::unique_ptr<LoadedLibrary> LoadedLibrary::load(std::span<const std::uint8_t>
   if (!handle) {
     const char *why = dlerror();
     error = std::string("dlopen of work-group library failed: ") + (why ? why : "?");
+    ::close(fd);
+    return nullptr;
+  }
+  // Before any of its code runs: publishing replaces its code pages.
+  if (config().perf_map && !publishToPerfMap(handle, bytes, name, error)) {
+    dlclose(handle);
     ::close(fd);
     return nullptr;
   }

@@ -44,9 +44,10 @@ if(TARGET pocl-launch-bench)
   set(hk_bench_dir ${PROJECT_SOURCE_DIR}/bench)
   add_executable(bench_processes_test ${CMAKE_CURRENT_LIST_DIR}/processes_test.cpp
                  ${hk_bench_dir}/processes.cpp ${hk_bench_dir}/stats.cpp
-                 ${hk_bench_dir}/report.cpp ${hk_bench_dir}/json.cpp)
+                 ${hk_bench_dir}/report.cpp)
   target_include_directories(bench_processes_test PRIVATE ${hk_bench_dir})
-  target_link_libraries(bench_processes_test PRIVATE GTest::gtest GTest::gtest_main)
+  target_link_libraries(bench_processes_test PRIVATE GTest::gtest GTest::gtest_main
+                        nlohmann_json::nlohmann_json)
   add_test(NAME unit.bench_processes_test COMMAND bench_processes_test)
   add_test(NAME integration.bench_processes
            COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>

@@ -1,6 +1,6 @@
 # The include order of src/ (docs/architecture.md): a file may include headers of its own
 # folder or of a lower layer, never of a higher one. Layers from the top:
-#   layer, api  >  launch  >  team  >  kernel  >  program  >  pocl  >  base
+#   layer, api  >  launch  >  team  >  kernel  >  program  >  pocl, trace  >  base
 # Each `#include "<folder>/..."` line of src/**/*.{cpp,hpp,h,inc} is checked; a violation is
 # reported as file:line and the script fails.
 #
@@ -19,6 +19,7 @@ set(rank_team 4)
 set(rank_kernel 3)
 set(rank_program 2)
 set(rank_pocl 1)
+set(rank_trace 1)
 set(rank_base 0)
 
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*.cpp ${SRC_DIR}/*.hpp ${SRC_DIR}/*.h

@@ -1,0 +1,61 @@
+// Where the thread buffers of trace/recorder.hpp go: the process's one Collector owns the
+// list of buffers, the kernel names and the trace file, and writes events as Chrome
+// trace-event JSON (the "JSON object format": {"traceEvents": [...]}) with nlohmann-json.
+// The file is opened at the first write (a buffer that filled, or exit) and completed at
+// exit; a forked child writes nothing (the file is its parent's).
+//
+//   Collector &c = Collector::instance();
+//   std::uint32_t id = c.intern("axpy");
+//   c.write(buffer);     // a full buffer's events, appended
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "trace/recorder.hpp"
+
+namespace hk::trace {
+
+class Collector {
+ public:
+  // Made on first use, with an atexit handler that writes every buffer and closes the
+  // file; never destroyed (buffers may be written after static destructors).
+  static Collector &instance();
+
+  std::uint32_t intern(const std::string &name);
+  ThreadBuffer *acquire();
+  void retire(ThreadBuffer *buffer);
+  // Appends the buffer's events to the file and empties it (the buffer's own thread, or
+  // the exit writer).
+  void write(ThreadBuffer &buffer);
+  void finish();
+
+ private:
+  Collector();
+  void writeLocked(ThreadBuffer &buffer);
+  bool openLocked();
+  void emitLocked(const nlohmann::ordered_json &event);
+
+  std::mutex mutex_;
+  std::string path_;
+  std::ofstream file_;
+  bool failed_ = false;    // the file could not be written: reported once, events dropped
+  bool finished_ = false;
+  bool first_ = true;      // no event written yet: no comma before it
+  int pid_ = 0;            // the process that writes the file
+  std::uint64_t origin_ns_ = 0;  // the trace's time zero
+  std::vector<std::string> names_{""};  // by id; 0 is no name
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<std::pair<std::uint32_t, std::string>> lanes_;  // lane, thread name
+  ThreadBuffer *all_ = nullptr;   // every buffer, in use or free
+  std::vector<ThreadBuffer *> free_;
+  std::uint32_t next_lane_ = 1;
+};
+
+}  // namespace hk::trace

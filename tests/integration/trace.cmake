@@ -1,0 +1,6 @@
+# trace_test: HOSTKERNEL_TRACE's Chrome trace-event JSON, read back with nlohmann-json
+# (docs/profiling.md); a team of two threads for its team launches.
+find_package(nlohmann_json 3 REQUIRED)
+target_link_libraries(trace_test PRIVATE nlohmann_json::nlohmann_json)
+set_tests_properties(integration.trace_test PROPERTIES ENVIRONMENT
+  "HOSTKERNEL_NUM_THREADS=2;HOSTKERNEL_TRACE=${CMAKE_CURRENT_BINARY_DIR}/trace_test.json")
