@@ -35,7 +35,7 @@ namespace {
   const std::uint32_t name = trace::internName(k ? k->name : std::string("(unknown kernel)"));
   kernel::threadState().traceBuffer().record({trace::Kind::Launch, HK_PATH_QUEUE,
                                               static_cast<std::uint8_t>(reason), 0, name, t0,
-                                              launch::nowNs() - t0, groups});
+                                              hk::nowNs() - t0, groups});
 }
 
 // Gives the launch to PoCL and records why.
@@ -44,7 +44,7 @@ cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command
                      const size_t *local, cl_uint nwait, const cl_event *waits,
                      cl_event *event) {
   const bool traced = trace::enabled();
-  const std::uint64_t t0 = traced ? launch::nowNs() : 0;
+  const std::uint64_t t0 = traced ? hk::nowNs() : 0;
   cl_int err = next().clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, nwait,
                                              waits, event);
   if (traced) traceQueueLaunch(k, reason, t0, dim, global, local);
