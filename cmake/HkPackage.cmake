@@ -14,6 +14,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "pocl-opencl-icd, bash")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-opencl-dev, opencl-c-headers, pkg-config")
-# A shlibs file, so that packages built against libhostkernel depend on this one.
+# A shlibs file, so that packages built against libhostkernel depend on this one (the
+# layer module has no SONAME: CPack warns that it stays out of the file).
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 include(CPack)
