@@ -8,7 +8,7 @@ packages=(
   pocl-opencl-icd libpocl-dev ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
   libhwloc-dev libgtest-dev libbenchmark-dev
   clang-15 llvm-15-dev llvm-spirv-15 libllvmspirvlib-15-dev
-  valgrind clinfo
+  valgrind clinfo python3-pyopencl
   nlohmann-json3-dev linux-perf
 )
 

@@ -15,6 +15,9 @@
 // hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the
 // device and ask where its launches went without linking hostkernel; for every other
 // name the call is forwarded.
+//
+// Under hostkernel-run, clInitLayer also restores OPENCL_LAYERS, which the loader cuts to
+// its first element, so that child processes load the same layers (restore_layers.hpp).
 #include <CL/cl_layer.h>
 #include <hostkernel/hostkernel.h>
 
@@ -22,6 +25,7 @@
 #include <cstring>
 
 #include "base/next.hpp"
+#include "layer/restore_layers.hpp"
 
 namespace {
 
@@ -114,6 +118,7 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
   g_layer.clGetExtensionFunctionAddressForPlatform =
       &layerGetExtensionFunctionAddressForPlatform;
 
+  hk::layer::restoreOpenclLayers();
   *num_entries_ret = n;
   *layer_dispatch_ret = &g_layer;
   return CL_SUCCESS;
