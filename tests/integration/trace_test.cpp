@@ -79,6 +79,7 @@ TEST(Trace, OneEventPerLaunchAndALanePerTeamThread) {
   const nlohmann::json &events = doc.at("traceEvents");
 
   std::map<std::string, int> by_path;
+  int small = 0, large = 0;  // inline or team launches of each size
   std::vector<nlohmann::json> launches, lanes;
   std::set<int> tids_with_events, named_tids;
   for (const nlohmann::json &e : events) {
@@ -97,8 +98,12 @@ TEST(Trace, OneEventPerLaunchAndALanePerTeamThread) {
       const std::string p = e.at("args").at("path");
       ++by_path[p];
       const std::uint64_t groups = e.at("args").at("groups");
+      // A small launch whose kernel the sampler found slow (a sanitizer build, a loaded
+      // machine) runs on the team too: the path follows timing, the groups do not.
       if (p == "inline") EXPECT_EQ(groups, kSmall / kLocal) << e.dump();
-      if (p == "team") EXPECT_EQ(groups, kLarge / kLocal) << e.dump();
+      if (p == "team")
+        EXPECT_TRUE(groups == kLarge / kLocal || groups == kSmall / kLocal) << e.dump();
+      if (p != "queue") ++(groups == kSmall / kLocal ? small : large);
       if (p == "queue") {
         EXPECT_EQ(e.at("args").at("reason"), "non_uniform") << e.dump();
         EXPECT_EQ(groups, (kOdd + kLocal - 1) / kLocal) << e.dump();
@@ -110,8 +115,10 @@ TEST(Trace, OneEventPerLaunchAndALanePerTeamThread) {
       lanes.push_back(e);
     }
   }
-  EXPECT_EQ(by_path["inline"], kInline);
-  EXPECT_EQ(by_path["team"], kTeam);
+  EXPECT_EQ(small, kInline);
+  EXPECT_EQ(large, kTeam);
+  EXPECT_EQ(by_path["inline"] + by_path["team"], kInline + kTeam);
+  EXPECT_GE(by_path["team"], kTeam);
   EXPECT_EQ(by_path["queue"], 1);
   EXPECT_EQ(launches.size(), std::size_t{kInline + kTeam + 1});
   for (int tid : tids_with_events) EXPECT_TRUE(named_tids.count(tid)) << "lane " << tid;
@@ -133,7 +140,8 @@ TEST(Trace, OneEventPerLaunchAndALanePerTeamThread) {
       tids.insert(lane.at("tid").get<int>());
       ++placed;
     }
-    EXPECT_EQ(groups, kLarge / kLocal) << "team launch at " << begin;
+    EXPECT_EQ(groups, l.at("args").at("groups").get<std::uint64_t>())
+        << "team launch at " << begin;
     if (tids.size() >= 2) ++launches_on_two_lanes;
   }
   EXPECT_EQ(placed, lanes.size()) << "a Lane event outside every team launch";
