@@ -163,7 +163,7 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
   if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
   if (event) times.start = profilingClock();
   if ((err = launch::execute(*k, plan, ts)) != CL_SUCCESS) return err;
-  return event ? completeEvent(*q, event, &times) : CL_SUCCESS;
+  return event ? completeEvent(*q, event, &times, pocl::executionFailed(plan.pc)) : CL_SUCCESS;
 }
 
 }  // namespace
@@ -192,7 +192,7 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
       LaunchTimes times = LaunchTimes::begin();  // QUEUED; START just before the groups
       times.start = profilingClock();
       if (cl_int err = hk::launch::execute(*k, plan, ts); err != CL_SUCCESS) return err;
-      return completeEvent(*q, event, &times);
+      return completeEvent(*q, event, &times, hk::pocl::executionFailed(plan.pc));
     }
   }
   return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);

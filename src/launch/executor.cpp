@@ -15,6 +15,7 @@ struct TeamLaunch {
   bool timed;
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};
+  std::atomic<bool> execution_failed{false};  // a work-item of any thread's groups
 };
 
 // Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
@@ -57,6 +58,7 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned /*thre
     }
   }
   --ts.depth;
+  if (pocl::executionFailed(pc)) launch.execution_failed.store(true, std::memory_order_relaxed);
   if (launch.timed) launch.busy_ns.fetch_add(nowNs() - t0, std::memory_order_relaxed);
   if (ts.printf_position) ts.flushPrintf();
 }
@@ -76,6 +78,8 @@ TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t 
                 need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve};
   if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
+  if (launch.execution_failed.load(std::memory_order_relaxed))
+    pocl::setExecutionFailed(b.plan->pc);
   return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory
                                                        : TeamResult::Ran;
 }
