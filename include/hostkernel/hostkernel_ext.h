@@ -137,7 +137,7 @@ typedef enum hk_path { HK_PATH_INLINE = 0, HK_PATH_TEAM = 1, HK_PATH_QUEUE = 2 }
 typedef enum hk_reason {
   HK_REASON_NONE = 0,
   HK_REASON_DISABLED,           /* HOSTKERNEL_DISABLE=1 */
-  HK_REASON_DEVICE,             /* not PoCL 3.1's CPU (pthread/basic) device */
+  HK_REASON_DEVICE,             /* not the CPU device of a supported PoCL release */
   HK_REASON_PREPARE_FAILED,     /* the kernel's work-group function could not be loaded */
   HK_REASON_NON_UNIFORM,        /* local size does not divide the global size */
   HK_REASON_ARG_KIND,           /* image, sampler or pipe argument */

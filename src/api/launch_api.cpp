@@ -109,10 +109,11 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
   if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
-  // PoCL 3.1 accepts a zero local size in dimensions 2 and 3 and then divides by it on
-  // its worker thread (a zero in the first dimension it handles itself).
-  if (local && dim >= 2 && dim <= 3 && global)
-    for (cl_uint i = 1; i < dim; ++i)
+  // A zero local size is no work-group size (CL_INVALID_WORK_GROUP_SIZE: the global size
+  // is not a multiple of it). PoCL divides by it: 3.1 in dimensions 2 and 3, 6.0 in
+  // every one, so such a launch never reaches PoCL.
+  if (local && dim >= 1 && dim <= 3 && global)
+    for (cl_uint i = 0; i < dim; ++i)
       if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
   LaunchTimes times;
   if (event) times = LaunchTimes::begin();
@@ -181,7 +182,7 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
   if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
   if (event) times.start = profilingClock();
   if ((err = launch::execute(*k, plan, ts)) != CL_SUCCESS) return err;
-  return event ? completeEvent(*q, event, &times) : CL_SUCCESS;
+  return event ? completeEvent(*q, event, &times, pocl::executionFailed(plan.pc)) : CL_SUCCESS;
 }
 
 }  // namespace
@@ -210,7 +211,7 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
       LaunchTimes times = LaunchTimes::begin();  // QUEUED; START just before the groups
       times.start = profilingClock();
       if (cl_int err = hk::launch::execute(*k, plan, ts); err != CL_SUCCESS) return err;
-      return completeEvent(*q, event, &times);
+      return completeEvent(*q, event, &times, hk::pocl::executionFailed(plan.pc));
     }
   }
   return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);

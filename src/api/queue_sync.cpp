@@ -4,6 +4,7 @@
 
 #include "api/registry.hpp"
 #include "base/next.hpp"
+#include "pocl/abi.hpp"
 
 namespace hk::api {
 
@@ -113,12 +114,13 @@ void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events,
   if (blocking && q.in_order) q.completedUpTo(mine);
 }
 
-cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times) {
+cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times,
+                     bool failed) {
   const cl_ulong end = q.profiling ? profilingClock() : 0;
   cl_int err = CL_SUCCESS;
   cl_event e = next().clCreateUserEvent(q.context, &err);
   if (err != CL_SUCCESS) return err;
-  err = next().clSetUserEventStatus(e, CL_COMPLETE);
+  err = next().clSetUserEventStatus(e, failed ? pocl::kExecutionFailedStatus : CL_COMPLETE);
   if (err != CL_SUCCESS) {
     next().clReleaseEvent(e);
     return err;

@@ -38,8 +38,11 @@ void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events, boo
 // A complete event for a direct launch (the launch finished before the call returned).
 // It reports CL_COMMAND_NDRANGE_KERNEL and `q` (hkGetEventInfo). On a profiling queue its
 // timestamps are `times` (QUEUED = SUBMIT, START) and END = COMPLETE = now; with
-// `times` null they are all now.
-cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times);
+// `times` null they are all now. With `failed` (a work-item reached `unreachable`,
+// pocl::executionFailed) the event ends with PoCL's status for such a launch,
+// pocl::kExecutionFailedStatus, as PoCL's queue ends it.
+cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times,
+                     bool failed = false);
 inline cl_int completeEvent(const QueueEntry &q, cl_event *event) {
   return completeEvent(q, event, nullptr);
 }

@@ -109,7 +109,7 @@ const char *hkReasonString(hk_reason reason) {
   switch (reason) {
     case HK_REASON_NONE: return "direct";
     case HK_REASON_DISABLED: return "HOSTKERNEL_DISABLE is set";
-    case HK_REASON_DEVICE: return "not PoCL 3.1's CPU device";
+    case HK_REASON_DEVICE: return "not the CPU device of a supported PoCL";
     case HK_REASON_PREPARE_FAILED: return "kernel could not be prepared";
     case HK_REASON_NON_UNIFORM: return "non-uniform work-groups";
     case HK_REASON_ARG_KIND: return "image, sampler or pipe argument";

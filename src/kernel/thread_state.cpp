@@ -135,6 +135,13 @@ bool ThreadState::reserve(std::size_t local_bytes, std::size_t args, std::size_t
 }
 
 void ThreadState::flushPrintf() {
+  // PoCL 7.x kernels print each record themselves (through libpocl) and leave it in the
+  // buffer: the next launch starts at 0 again, as PoCL's workers do per command.
+  const pocl::Release *release = pocl::currentRelease();
+  if (release && release->printf_mode == pocl::PrintfMode::BinaryRecords) {
+    printf_position = 0;
+    return;
+  }
   std::fflush(stdout);
   std::size_t n = printf_position < printf_capacity ? printf_position : printf_capacity;
   std::size_t done = 0;

@@ -31,7 +31,8 @@ struct ThreadState {
   std::size_t slots_capacity;
   // Native kernels: this launch's true ndrange, the hidden argument 0 (hk_ndrange_t).
   std::uint64_t ndrange[3];
-  // Kernel printf output, written to stdout after each launch.
+  // Kernel printf output, written to stdout after each launch (PoCL 3.1: text), or the
+  // records a PoCL 7.x kernel has printed itself, dropped after each launch.
   std::uint8_t *printf_buffer;
   std::uint32_t printf_capacity;
   std::uint32_t printf_position;
@@ -65,7 +66,8 @@ struct ThreadState {
   trace::ThreadBuffer &traceBuffer();
   // Grows the buffers (allocation: only when a kernel needs more than any before it).
   bool reserve(std::size_t local_bytes, std::size_t args, std::size_t slots);
-  // Writes pending printf output to stdout, after the application's buffered output.
+  // Writes pending printf output to stdout, after the application's buffered output, or
+  // drops the records the kernel has printed (Release::printf_mode).
   void flushPrintf();
 };
 

@@ -22,6 +22,7 @@ struct TeamLaunch {
   std::uint32_t trace_name;  // 0: untraced
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};  // the team's time in groups (Job::work_ns)
+  std::atomic<bool> execution_failed{false};  // a work-item of any thread's groups
   Plan plan;
 };
 
@@ -66,6 +67,7 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
     }
   }
   --ts.depth;
+  if (pocl::executionFailed(pc)) launch.execution_failed.store(true, std::memory_order_relaxed);
   if (launch.trace_name)
     ts.traceBuffer().record({trace::Kind::Lane, HK_PATH_TEAM, HK_REASON_NONE,
                              static_cast<std::uint8_t>(thread), launch.trace_name, t0,
@@ -90,6 +92,8 @@ TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t 
                 timed ? &launch.busy_ns : nullptr};
   if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
+  if (launch.execution_failed.load(std::memory_order_relaxed))
+    pocl::setExecutionFailed(b.plan->pc);
   return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory
                                                        : TeamResult::Ran;
 }

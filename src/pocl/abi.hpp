@@ -51,10 +51,17 @@ static_assert(offsetof(PoclContext, work_dim_and_failed) == 104);
 inline std::uint32_t workDim(const PoclContext &pc) {
   return static_cast<std::uint32_t>(pc.work_dim_and_failed);
 }
-// Whether a work-item reached `unreachable` (releases with Release::has_execution_failed).
+// Whether a work-item reached `unreachable` (releases with Release::has_execution_failed;
+// on the others the word stays as setWorkDim left it, so this is false).
 inline bool executionFailed(const PoclContext &pc) {
   return (pc.work_dim_and_failed >> 32) != 0;
 }
+inline void setExecutionFailed(PoclContext &pc) {
+  pc.work_dim_and_failed |= std::uint64_t{1} << 32;
+}
+
+// The status PoCL's queue gives the event of a launch with executionFailed (its CL_FAILED).
+inline constexpr int kExecutionFailedStatus = -1;
 
 // args: num_args + num_locals (+1 spare) pointers. Scalars and by-value structs point at
 // the value; buffers and __local regions point at a slot holding the memory's address.

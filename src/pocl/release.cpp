@@ -12,7 +12,7 @@ namespace {
 constexpr Release kReleases[] = {
     {"3.1", 96, 9, 8, PrintfMode::FormattedBuffer, "pthread", 0, 0, false, false, false, true},
     {"6.0", 112, 11, 8, PrintfMode::KernelWrites, "cpu", 64, 59, true, false, true, true},
-    {"7.1", 112, 11, 16, PrintfMode::BinaryRecords, "cpu", 59, 59, true, true, false, false},
+    {"7.1", 112, 11, 16, PrintfMode::BinaryRecords, "cpu", 59, 59, true, true, false, true},
 };
 
 std::atomic<const Release *> g_current{nullptr};

@@ -179,15 +179,16 @@ bool makeDirectories(const std::string &dir) {
   return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-// A write past RLIMIT_FSIZE raises SIGXFSZ, which ends the process unless it is handled:
-// refuse such a write instead of making it.
+// A write past RLIMIT_FSIZE raises SIGXFSZ, which ends the process unless it is ignored:
+// refuse such a write instead of making it. A handler is no safer than the default: the
+// one LLVM installs when PoCL builds a program ends the process too (seen with PoCL 7.1).
 bool exceedsFileSizeLimit(std::uint64_t size) {
   struct rlimit rl;
   if (::getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
       size <= rl.rlim_cur)
     return false;
   struct sigaction sa;
-  return ::sigaction(SIGXFSZ, nullptr, &sa) == 0 && sa.sa_handler == SIG_DFL;
+  return ::sigaction(SIGXFSZ, nullptr, &sa) != 0 || sa.sa_handler != SIG_IGN;
 }
 
 }  // namespace

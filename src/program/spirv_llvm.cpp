@@ -245,6 +245,12 @@ bool translateSpirvWithLlvm(std::span<const std::uint8_t> spirv,
   }
 
   if (output_spirv) {
+    // PoCL's own SPIR-V reader (7.1: lib/CL/devices/spirv_parser.cc) knows no untyped
+    // pointer types and asserts on a kernel whose parameters use them; LLVMSPIRVLib 21
+    // writes them whenever the extension is allowed.
+#if LLVM_VERSION_MAJOR >= 21
+    opts.setAllowedToUseExtension(SPIRV::ExtensionID::SPV_KHR_untyped_pointers, false);
+#endif
     std::ostringstream spirv_out;
     if (!llvm::writeSpirv(m.get(), opts, spirv_out, message)) {
       error = "SPIR-V writing failed: " + message;

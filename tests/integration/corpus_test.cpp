@@ -483,12 +483,41 @@ TEST_P(Corpus, MatchesPoclQueueBitForBit) {
   ASSERT_EQ(inst.set_args(kq, false), CL_SUCCESS);
   StdoutCapture capture;
   if (c.printf_mode != PrintfMode::None) capture.start();
+  cl_event pocl_event = nullptr;
   err = clEnqueueNDRangeKernel(cl.pocl_queue, kq, g.dim, offset, g.global, local, 0, nullptr,
-                               nullptr);
+                               &pocl_event);
   cl_int finish = clFinish(cl.pocl_queue);
+  const cl_int pocl_wait = pocl_event ? clWaitForEvents(1, &pocl_event) : CL_INVALID_EVENT;
+  if (pocl_event) clReleaseEvent(pocl_event);
   std::string want_text = c.printf_mode != PrintfMode::None ? capture.stop() : "";
   ASSERT_EQ(err, CL_SUCCESS) << "clEnqueueNDRangeKernel";
   ASSERT_EQ(finish, CL_SUCCESS);
+  if (pocl_wait == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+    // PoCL's queue fails this launch itself (its event ends with an error; PoCL 7.1
+    // cannot load the library it compiled for workitem_builtins, docs/pocl-releases.md).
+    // There is no result to compare: hostkernel must fail it the same way. (Through the
+    // layer, whose report must list no queue launch, the case ends here.)
+    clReleaseKernel(kq);
+#ifdef HK_QUEUE_ONLY
+    GTEST_SKIP() << "PoCL's own queue fails " << c.kernel << " " << g.str();
+#endif
+    cl_kernel kh = hkCreateKernel(program, c.kernel.c_str(), &err);
+    ASSERT_EQ(err, CL_SUCCESS) << "hkCreateKernel " << c.kernel;
+    ASSERT_EQ(inst.reset(cl.hk_queue, true), CL_SUCCESS);
+    ASSERT_EQ(inst.set_args(kh, true), CL_SUCCESS);
+    cl_event event = nullptr;
+    ASSERT_EQ(hkEnqueueNDRangeKernel(cl.hk_queue, kh, g.dim, offset, g.global, local, 0,
+                                     nullptr, &event),
+              CL_SUCCESS);
+    ASSERT_NE(event, nullptr);
+    EXPECT_EQ(hkWaitForEvents(1, &event), pocl_wait) << "PoCL's queue fails this launch";
+    hkReleaseEvent(event);
+    EXPECT_EQ(hkFinish(cl.hk_queue), CL_SUCCESS);
+    hkReleaseKernel(kh);
+    GTEST_SKIP() << "PoCL's own queue fails " << c.kernel << " " << g.str()
+                 << " (its event ends with an error); hostkernel's event does too";
+  }
+  ASSERT_EQ(pocl_wait, CL_SUCCESS) << "clWaitForEvents on PoCL's launch";
   Outputs want;
   ASSERT_EQ(inst.read(cl.pocl_queue, false, want), CL_SUCCESS);
   clReleaseKernel(kq);

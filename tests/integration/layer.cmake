@@ -34,7 +34,20 @@ if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
       message(FATAL_ERROR "${direct} direct launches (inline + team), expected ${DIRECT}")
     endif()
   endif()
-  if(FAIL AND "${out}${err}" MATCHES "${FAIL}")
+  # EXEMPT (one group: a kernel's name) names kernels that PoCL's own queue cannot run
+  # either: their report lines are not checked against FAIL when every launch of theirs
+  # went to the queue because the kernel could not be prepared.
+  set(checked "${out}${err}")
+  if(EXEMPT)
+    string(REGEX MATCHALL "${EXEMPT}" exempt_lines "${checked}")
+    foreach(line ${exempt_lines})
+      string(REGEX REPLACE "${EXEMPT}" "\\1" kernel "${line}")
+      string(REGEX REPLACE
+             "\n  ${kernel}( \\(released\\))? +inline 0 +team 0 +queue [0-9]+ *\n +queue: [0-9]+ x kernel could not be prepared"
+             "" checked "${checked}")
+    endforeach()
+  endif()
+  if(FAIL AND "${checked}" MATCHES "${FAIL}")
     message(FATAL_ERROR "the output matches '${FAIL}': ${CMAKE_MATCH_0}")
   endif()
   return()
@@ -79,6 +92,7 @@ add_dependencies(layer_corpus hostkernel-layer)
 add_test(NAME integration.layer_corpus
          COMMAND ${CMAKE_COMMAND} -DMODE=run -DPROGRAM=$<TARGET_FILE:layer_corpus>
                  "-DPASS=hostkernel report: launches by path" "-DFAIL=queue: [0-9]+ x [^\n]*"
+                 "-DEXEMPT=PoCL's own queue fails ([A-Za-z_0-9]+) "
                  -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(integration.layer_corpus PROPERTIES
   ENVIRONMENT "${HK_LAYER_ENV};HOSTKERNEL_REPORT=1")

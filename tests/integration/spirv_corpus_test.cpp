@@ -353,13 +353,22 @@ TEST_P(SpirvCorpus, MatchesSourceProgramOnPoclQueueBitForBit) {
   ASSERT_EQ(inst.reset(cl.pocl_queue), CL_SUCCESS);
   ASSERT_EQ(inst.setArgs(kq, false), CL_SUCCESS);
   if (printing) capture.start();
+  cl_event pocl_event = nullptr;
   err = clEnqueueNDRangeKernel(cl.pocl_queue, kq, g.dim, offset, g.global, local, 0, nullptr,
-                               nullptr);
+                               &pocl_event);
   cl_int finish = clFinish(cl.pocl_queue);
+  const cl_int pocl_wait = pocl_event ? clWaitForEvents(1, &pocl_event) : CL_INVALID_EVENT;
+  if (pocl_event) clReleaseEvent(pocl_event);
   std::string want_text = printing ? capture.stop() : "";
   clReleaseKernel(kq);
   ASSERT_EQ(err, CL_SUCCESS) << "clEnqueueNDRangeKernel";
   ASSERT_EQ(finish, CL_SUCCESS);
+  // PoCL 7.1 fails its own launch of the source workitem_builtins (it cannot load the
+  // library it compiled, docs/pocl-releases.md): no reference to compare with.
+  if (pocl_wait == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    GTEST_SKIP() << "PoCL's own queue fails the source program's " << c.kernel << " "
+                 << g.str() << " (its event ends with an error)";
+  ASSERT_EQ(pocl_wait, CL_SUCCESS) << "clWaitForEvents on PoCL's launch";
   std::vector<Bytes> want;
   ASSERT_EQ(inst.read(cl.pocl_queue, want), CL_SUCCESS);
   if (printing) ASSERT_FALSE(want_text.empty()) << "the reference printed nothing";

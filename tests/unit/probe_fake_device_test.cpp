@@ -1,4 +1,4 @@
-// Devices that are not PoCL 3.1's CPU device, faked: this machine has only PoCL, so the
+// Devices that are not the CPU device of a supported PoCL, faked: this machine has only PoCL, so the
 // OpenCL implementation below hostkernel is replaced (hk::setNextDispatch, as the layer
 // does) by a table of fake functions that answer with made-up platform and device strings.
 //
