@@ -9,8 +9,10 @@
 # The root is $HK_DEBIAN_ROOTS/NAME (default: build-roots/NAME in this checkout). An
 # existing root is reused: only missing packages are installed. /proc, /sys, /dev and
 # /dev/pts are bind-mounted for apt and for the command, and unmounted on every exit,
-# error or not: removing a root whose /dev is still mounted would delete the machine's
-# device nodes.
+# error or signal: removing a root whose /dev is still mounted would delete the machine's
+# device nodes (remove roots with hk_remove_root from scripts/lib/root-guard.sh). One run
+# at a time holds NAME.lock; mounts and processes it finds in the root were left by a run
+# that was killed outright, and it cleans them up.
 # Needs root, debootstrap and network access to $HK_DEBIAN_MIRROR.
 set -euo pipefail
 
@@ -44,20 +46,37 @@ root=$roots/$name
 packages=(
   build-essential cmake pkg-config git
   pocl-opencl-icd libpocl-dev ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
-  libhwloc-dev libgtest-dev libbenchmark-dev valgrind clpeak
+  libhwloc-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev valgrind clpeak
   "clang-$llvm" "llvm-$llvm-dev" "llvm-spirv-$llvm" "libllvmspirvlib-$llvm-dev"
 )
 
-mounted=()
-unmount_all() {
-  local i
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" || true
-  done
-  mounted=()
+source "$repo/scripts/lib/root-guard.sh"
+
+mkdir -p "$roots"
+exec {lock}>"$root.lock"
+if ! flock -n "$lock"; then
+  echo "debian-root: waiting for another run in $root" >&2
+  flock "$lock"
+fi
+# While the lock is held the root is this run's: mounts and processes found in it now
+# were left by a run killed with SIGKILL. The processes end now, the mounts at exit.
+hk_kill_in_root "$root"
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  hk_stop_child
+  hk_unmount_under "$root"
+  exit "$status"
 }
-trap unmount_all EXIT
-trap 'exit 130' INT TERM
+trap cleanup EXIT
+# On a signal the command and whatever still runs inside the root end before unmounting.
+on_signal() {
+  hk_stop_child
+  hk_kill_in_root "$root"
+  exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
 
 # A root is complete once dpkg has configured apt in it; debootstrap unpacks apt long
 # before that, so a root left by an interrupted debootstrap is made again.
@@ -66,19 +85,16 @@ complete() {
     chroot "$root" dpkg-query -W -f='${Status}' apt 2>/dev/null | grep -q "install ok installed"
 }
 if ! complete; then
-  mkdir -p "$roots"
   echo "debian-root: debootstrap $name into $root" >&2
-  nice -n 19 debootstrap --variant=minbase "$name" "$root" "$mirror"
+  hk_unmount_under "$root"
+  hk_run nice -n 19 debootstrap --variant=minbase "$name" "$root" "$mirror"
 fi
 
 # /dev/pts separately: a bind mount of /dev does not carry its sub-mounts, and apt's
 # package scripts want a pseudo-terminal.
 for fs in proc sys dev dev/pts; do
   mkdir -p "$root/$fs"
-  if ! mountpoint -q "$root/$fs"; then
-    mount --bind "/$fs" "$root/$fs"
-    mounted+=("$root/$fs")
-  fi
+  mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"
 done
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
@@ -88,8 +104,9 @@ if [[ $name == sid ]]; then
   echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/99hk-no-valid-until"
 fi
 
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-  LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+# The lock stays with this script: a daemon started inside must not hold it.
+in_root() { hk_run chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+  LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@" {lock}>&-; }
 
 missing=()
 for p in "${packages[@]}"; do
