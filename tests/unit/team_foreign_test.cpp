@@ -14,18 +14,12 @@
 #include "integration/thread_pool.hpp"
 #include "team/dispatch.hpp"
 #include "unit/team_counting.hpp"
+#include "unit/team_parallel_fors.hpp"
 
 namespace {
 
 using hk::team::ForeignTeam;
 using hk::team::ParallelFor;
-
-ParallelFor poolFor(ThreadPool &pool) {
-  return ParallelFor{[](void *user, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-                       static_cast<ThreadPool *>(user)->parallelFor(n, task, ctx);
-                     },
-                     &pool, [](void *) -> int { return ThreadPool::onWorker(); }, pool.size()};
-}
 
 TEST(ForeignTeam, EveryGroupRunsExactlyOnceStaticAndStealing) {
   for (unsigned threads : {1u, 2u, 3u, 4u}) {
@@ -38,17 +32,8 @@ TEST(ForeignTeam, EveryGroupRunsExactlyOnceStaticAndStealing) {
   }
 }
 
-// Parallel-fors that break the "every task" expectation: only task 0, none, or every task
-// one after the other on the caller. The rescue rule covers every group anyway.
-void onlyTaskZero(void *, unsigned, void (*task)(void *, unsigned), void *ctx) { task(ctx, 0); }
-void noTask(void *, unsigned, void (*)(void *, unsigned), void *) {}
-void inTurn(void *, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-  for (unsigned i = n; i-- > 0;) task(ctx, i);
-}
-void outOfRange(void *, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-  for (unsigned i = 0; i < n; ++i) task(ctx, n + i);
-}
-
+// Parallel-fors that break the "every task" expectation (team_parallel_fors.hpp): the
+// rescue rule covers every group anyway.
 TEST(ForeignTeam, ParallelForRunningFewerTasksStillCoversEveryGroup) {
   for (auto fn : {onlyTaskZero, noTask, inTurn, outOfRange}) {
     ForeignTeam team;

@@ -12,6 +12,7 @@
 #include "integration/thread_pool.hpp"
 #include "team/foreign_team.hpp"
 #include "team/team.hpp"
+#include "unit/team_parallel_fors.hpp"
 
 namespace {
 
@@ -66,13 +67,6 @@ TEST(TeamWorkTime, OwnTeamAddsItsThreadsTimeInGroups) {
   expectWorkTimeReported(three, "three");
 }
 
-ParallelFor poolFor(ThreadPool &pool) {
-  return ParallelFor{[](void *user, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-                       static_cast<ThreadPool *>(user)->parallelFor(n, task, ctx);
-                     },
-                     &pool, [](void *) -> int { return ThreadPool::onWorker(); }, pool.size()};
-}
-
 TEST(TeamWorkTime, ForeignTeamAddsItsTasksTimeInGroups) {
   for (unsigned threads : {1u, 2u, 4u}) {
     ThreadPool pool(threads);
@@ -82,12 +76,6 @@ TEST(TeamWorkTime, ForeignTeamAddsItsTasksTimeInGroups) {
     expectWorkTimeReported(team, "pool of " + std::to_string(threads));
     team.reset(nullptr, 0);
   }
-}
-
-void onlyTaskZero(void *, unsigned, void (*task)(void *, unsigned), void *ctx) { task(ctx, 0); }
-void noTask(void *, unsigned, void (*)(void *, unsigned), void *) {}
-void outOfRange(void *, unsigned n, void (*task)(void *, unsigned), void *ctx) {
-  for (unsigned i = 0; i < n; ++i) task(ctx, n + i);
 }
 
 TEST(TeamWorkTime, ForeignTeamCountsTheCallersAndStrayTasksGroups) {
