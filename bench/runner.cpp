@@ -184,7 +184,10 @@ CaseOutcome runCase(const Case &c, OpenCLEnv &env, const RunConfig &cfg) {
   std::vector<std::uint64_t> allocations(paths.size(), 0), operations(paths.size(), 0);
   const int runs = c.once && cfg.onceRuns > 0 ? cfg.onceRuns : cfg.runs;
   for (int r = 0; r < runs; ++r) {
-    for (std::size_t i = 0; i < paths.size(); ++i) {
+    for (std::size_t j = 0; j < paths.size(); ++j) {
+      // Odd runs take the paths in reverse order: no path always runs first after the
+      // others (a fresh process right after another, caches another path left warm).
+      const std::size_t i = r % 2 ? paths.size() - 1 - j : j;
       const std::uint64_t n = batch[i];
       // One untimed operation first: the batch then times back-to-back operations in the
       // steady state, not the wake-up (or start) of threads that parked while the other

@@ -60,10 +60,12 @@ std::span<const std::uint8_t> asBytes(const std::string &s) {
   return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
 }
 
+// 16 lower-case hex digits (not snprintf: a program's first launch makes several keys).
 std::string hex64(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
+  static const char digits[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[v & 15];
+  return s;
 }
 
 template <typename Getter, typename Object, typename Param>
