@@ -78,7 +78,7 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
 }  // namespace
 
 TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
-                     std::uint32_t trace_name) {
+                     std::uint32_t trace_name, team::TeamChoice *choice) {
   kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
   TeamLaunch launch(b, trace_name);
@@ -89,7 +89,7 @@ TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t 
   const std::uint64_t need = b.image->stack.bytesFor(items);
   team::Job job{runRange, &launch, b.plan->total_groups, steal,
                 need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
-                timed ? &launch.busy_ns : nullptr};
+                timed ? &launch.busy_ns : nullptr, choice};
   if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
   if (launch.execution_failed.load(std::memory_order_relaxed))

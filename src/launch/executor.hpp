@@ -15,6 +15,7 @@
 #include "launch/inline_runner.hpp"
 #include "kernel/thread_state.hpp"
 #include "program/program_image.hpp"
+#include "team/team_choice.hpp"
 
 namespace hk::launch {
 
@@ -81,7 +82,8 @@ enum class TeamResult { NotRun, Ran, OutOfMemory };
 // groups did not run). With `timed`, *serial_ns is the thread time spent in work-groups,
 // summed over the team. With a `trace_name` (trace::internName, 0: none) each thread
 // records a Lane event for each range of groups it ran.
+// `choice`: the kernel's choice of team (Job::choice).
 TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
-                     std::uint32_t trace_name = 0);
+                     std::uint32_t trace_name = 0, team::TeamChoice *choice = nullptr);
 
 }  // namespace hk::launch

@@ -17,6 +17,7 @@
 #include "launch/geometry.hpp"
 #include "launch/plan_cache.hpp"
 #include "launch/sampler.hpp"
+#include "team/team_choice.hpp"
 
 namespace hk::launch {
 
@@ -43,6 +44,7 @@ class LaunchableKernel : public kernel::Kernel {
   LaunchRequest request;  // the last planned request (slow path, under mutex)
   std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)
   Sampler sampler;
+  team::TeamChoice team_choice;  // HOSTKERNEL_TEAM=auto with OpenMP: this kernel's team
   std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
   std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
   // What execute() does after a launch, set by decide(): 0 for most kernels, so that the

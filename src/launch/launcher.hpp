@@ -107,7 +107,7 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     const LaunchBody body{special ? special : k.image, &k.args, &plan, k.printf_capacity,
                           k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
-    switch (runOnTeam(body, steal, timed, &serial_ns, k.trace_name)) {
+    switch (runOnTeam(body, steal, timed, &serial_ns, k.trace_name, &k.team_choice)) {
       case TeamResult::Ran:
         path = HK_PATH_TEAM;
         team_serial_ns = serial_ns;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "base/clock.hpp"
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "team/openmp_runtime.hpp"
+#include "team/team_choice.hpp"
 #include "team/topology.hpp"
 
 namespace hk::team {
@@ -45,6 +47,12 @@ ForeignTeam *openmpTeam() {
   return team;
 }
 
+// auto's choice for jobs that bring none (Job::choice). Never destroyed, as above.
+TeamChoice &choice() {
+  static TeamChoice *c = new TeamChoice;
+  return *c;
+}
+
 }  // namespace
 
 unsigned executorThreads(unsigned requested) {
@@ -61,11 +69,21 @@ bool runJob(const Job &job) {
     // Inside the application's parallel region: inline, whichever team would take it.
     const ParallelFor &region = findOpenMP()->parallel_for;
     if (region.on_worker(region.user)) return false;
-    // auto: OpenMP's threads while they answer promptly; when one was kept from running
-    // (another process on its CPU), the caller alone for a while: it adds no thread to a
-    // machine that has too few CPUs for the ones it has.
-    if (config().team != TeamMode::OpenMP && omp->slow()) return false;
-    if (job.stack_bytes <= omp->stackBytes()) return omp->run(job);
+    if (config().team == TeamMode::OpenMP) return omp->run(job);
+    if (job.stack_bytes <= omp->stackBytes()) {
+      // auto: the team whose launches make the application's loop faster (TeamChoice).
+      // While OpenMP's threads are the choice but one was kept from running (another
+      // process on its CPU), the caller alone for a while, unmeasured: it adds no thread
+      // to a machine that has too few CPUs for the ones it has.
+      TeamChoice &c = job.choice ? *job.choice : choice();
+      if (c.settled() == TeamChoice::Pick::OpenMP && omp->slow()) return false;
+      const std::uint64_t now = nowNs();
+      const TeamChoice::Picked p = c.pick(now);
+      if (p.team == TeamChoice::Pick::OpenMP) {
+        if (p.left_own) Team::instance().parkSpinners();
+        return omp->run(job, now, !p.handing_over);
+      }
+    }
   }
   return Team::instance().run(job);
 }

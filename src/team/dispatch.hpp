@@ -1,6 +1,7 @@
 // Which threads run a team job (docs/team.md): the application's pool when it handed one
-// over (hkSetTeamExecutor), else by HOSTKERNEL_TEAM its OpenMP threads (auto: when an
-// OpenMP runtime is loaded) or hostkernel's own workers (Team::instance()).
+// over (hkSetTeamExecutor), else by HOSTKERNEL_TEAM its OpenMP threads or hostkernel's
+// own workers (Team::instance()); auto, with an OpenMP runtime loaded, lets the job's
+// TeamChoice pick between the two.
 //
 //   hk::team::Job job{runRange, &ctx, total_groups, steal, stack_bytes};
 //   if (!hk::team::runJob(job))               // busy, nested, or on a team thread

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "base/clock.hpp"
+#include "base/log.hpp"
 #include "team/split.hpp"
 
 namespace hk::team {
@@ -74,7 +75,7 @@ void ForeignTeam::task(void *arg, unsigned index) {
   }
 }
 
-bool ForeignTeam::run(const Job &job) {
+bool ForeignTeam::run(const Job &job, std::uint64_t now_ns, bool judged) {
   if (job.total == 0) return true;
   if (busy_.load(std::memory_order_relaxed) || busy_.exchange(true, std::memory_order_acquire))
     return false;
@@ -107,7 +108,7 @@ bool ForeignTeam::run(const Job &job) {
   r.n = n;
   r.stray_finished_ns.store(0, std::memory_order_relaxed);
   r.stray_work_ns.store(0, std::memory_order_relaxed);
-  const std::uint64_t start_ns = nowNs();
+  const std::uint64_t start_ns = now_ns ? now_ns : nowNs();
   pf.parallel_for(pf.user, n, &ForeignTeam::task, &r);
   // A parallel-for that ran fewer tasks than asked (or none): the caller runs what is left,
   // and the join is not judged.
@@ -127,7 +128,7 @@ bool ForeignTeam::run(const Job &job) {
     work_ns += b.work_ns.load(std::memory_order_relaxed);
   }
   if (job.work_ns) job.work_ns->fetch_add(work_ns, std::memory_order_relaxed);
-  noteJoin(start_ns, left ? 0 : all_done_ns, work_ns);
+  if (judged) noteJoin(start_ns, left ? 0 : all_done_ns, work_ns);
   busy_.store(false, std::memory_order_release);
   return true;
 }
@@ -153,6 +154,9 @@ void ForeignTeam::noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns,
   pause_ns_ = pause_ns_ ? std::min(pause_ns_ * 2, kLongestPauseNs) : kFirstPauseNs;
   slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
   strikes_.fetch_add(1, std::memory_order_relaxed);
+  logf(LogLevel::Debug, "team: the application's threads joined %llu us after the last group "
+       "twice in a row; the caller runs jobs alone for %llu ms",
+       (unsigned long long)((now - all_done_ns) / 1000), (unsigned long long)(pause_ns_ / 1'000'000));
 }
 
 bool ForeignTeam::slow() const {

@@ -47,7 +47,10 @@ class ForeignTeam {
   // False WITHOUT running anything when another job is running on this team (busy), when
   // called on one of the pool's threads (pf.on_worker), or with no parallel-for: the
   // caller then runs the job inline. One thread, or one group, runs on the caller.
-  bool run(const Job &job);
+  // `now_ns`: hk::nowNs() read just before, when the caller has it (0: read here).
+  // `judged`: false leaves the job out of slow()'s account (its threads were known to be
+  // waking: team/team_choice.hpp).
+  bool run(const Job &job, std::uint64_t now_ns = 0, bool judged = true);
 
   // True for a while after a job whose parallel-for returned long after its last group
   // finished: one of the pool's threads was kept from running (a busy CPU). Jobs meant

@@ -442,14 +442,18 @@ std::uint64_t Team::waitForChange(unsigned thread, std::uint64_t seen) {
   // moves off, or else yields to it.
   if (spinUntil(
           options_.spin_ns,
-          [&] { return (s = state_.load(std::memory_order_acquire)) != seen; },
+          [&] {
+            return (s = state_.load(std::memory_order_acquire)) != seen ||
+                   park_now_.load(std::memory_order_relaxed);
+          },
           [&] {
             const int c = noteCpu(thread);
             if (c != slots_[0].cpu.load(std::memory_order_relaxed)) return false;
             if (!moveOffCpu(thread, c)) return true;
             noteCpu(thread);
             return false;
-          }))
+          }) &&
+      s != seen)
     return s;
   for (;;) {
     const std::uint32_t w = wake_.load(std::memory_order_seq_cst);
@@ -529,6 +533,10 @@ std::uint64_t Team::runShare(unsigned t, const Job &job, unsigned n) {
   return count;
 }
 
+void Team::parkSpinners() {
+  if (!park_now_.load(std::memory_order_relaxed)) park_now_.store(true, std::memory_order_relaxed);
+}
+
 bool Team::run(const Job &job) {
   if (job.total == 0) return true;
   if (onTeamThread()) return false;
@@ -549,6 +557,7 @@ bool Team::run(const Job &job) {
     return true;
   }
 
+  if (park_now_.load(std::memory_order_relaxed)) park_now_.store(false, std::memory_order_relaxed);
   // Publish: job, blocks, then the open state (release) that workers wait for.
   job_ = job;
   job_threads_ = n;

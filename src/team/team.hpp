@@ -22,6 +22,8 @@
 
 namespace hk::team {
 
+class TeamChoice;
+
 // One parallel job: groups [0, total) of a launch. run() is called with disjoint,
 // non-empty ranges whose union is [0, total); `thread` is the team thread index
 // (0 = the launching thread). run() must not throw.
@@ -39,6 +41,9 @@ struct Job {
   // threads that ran any. The team times its threads anyway where it needs to
   // (ForeignTeam), so that run() itself need not read the clock.
   std::atomic<std::uint64_t> *work_ns = nullptr;
+  // HOSTKERNEL_TEAM=auto with OpenMP loaded: the launching kernel's choice of team
+  // (team/team_choice.hpp); null: the process's.
+  TeamChoice *choice = nullptr;
 };
 
 // How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks
@@ -95,6 +100,11 @@ class Team {
   // True on the team's worker threads (of any team).
   static bool onTeamThread();
 
+  // The workers that spin waiting for a job park now instead of at the end of their
+  // spin: the next jobs go to another team (team/team_choice.hpp), whose threads need
+  // the CPUs. The next run() wakes them as usual.
+  void parkSpinners();
+
   // Stops and joins the workers; later run()s return false. Waits up to a second for a
   // job running on another thread to finish; if it does not, the workers are left alone
   // (the process is exiting). Idempotent.
@@ -147,6 +157,7 @@ class Team {
   // Caller-owned: taken with busy_, which serialises run(), start and shutdown.
   alignas(64) std::atomic<bool> busy_{false};
   std::atomic<bool> closing_{false};                  // shutdown() wants the team
+  std::atomic<bool> park_now_{false};                 // parkSpinners(), until run()
   std::atomic<bool> stop_{false};                     // tells workers to exit
   std::atomic<bool> shut_down_flag_{false};           // shutdown() completed
   std::atomic<unsigned> size_{1};

@@ -397,6 +397,27 @@ TEST_F(TeamTest, ParkedThreadsAreWokenNotTimedOut) {
   EXPECT_LE(s.late_wakes * 100, s.parks);
 }
 
+// parkSpinners(): workers that would spin for seconds park at once, and the next job
+// wakes them and runs exactly once. Without it the parks come only after the spin (4 s),
+// past the 2 s this test waits.
+TEST_F(TeamTest, ParkSpinnersParksTheWorkersNowAndTheNextJobWakesThem) {
+  TeamOptions o;
+  o.threads = 2;
+  o.spin_ns = 4'000'000'000u;
+  Team team(o);
+  Counting first(64);
+  ASSERT_TRUE(team.run(first.job(false)));
+  const std::uint64_t parks = team.waitStats().parks;
+  team.parkSpinners();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (team.waitStats().parks == parks && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_GT(team.waitStats().parks, parks) << "the worker still spins";
+  Counting next(64);
+  ASSERT_TRUE(team.run(next.job(false)));
+  EXPECT_EQ(next.wrongCounts(), 0u);
+}
+
 // An unpinned worker that finds itself on the caller's CPU moves off it, and stays
 // unpinned: here a job forces the worker onto the caller's CPU; while it then waits for
 // the next job it sees the caller there and moves (waitStats().moves), after which it
