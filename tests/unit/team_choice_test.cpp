@@ -61,9 +61,9 @@ TEST(TeamChoice, StaysOnOpenMPsThreadsBetweenOpenMPLoops) {
   drive(c, r, 1'000'000, betweenOpenMPLoops);  // 7 s of the loop
   EXPECT_EQ(c.settled(), Pick::OpenMP);
   EXPECT_EQ(c.switches(), 0u);
-  // Each lost trial waits twice as long for the next, up to kLongestProbeNs; a trial
-  // ends as soon as more than half its window is no faster.
-  const std::uint64_t per_trial = TeamChoice::kSkip + TeamChoice::kWindow / 2 + 1;
+  // Each lost trial waits twice as long for the next, up to kLongestProbeNs; a trial of
+  // the own workers ends after kHurtsInRow cycles that cost many times OpenMP's.
+  const std::uint64_t per_trial = TeamChoice::kSkip + TeamChoice::kHurtsInRow;
   EXPECT_LE(c.trials(), 12u);
   EXPECT_LE(r.own, c.trials() * per_trial);
   EXPECT_GE(c.trials(), 3u);  // still tried, as the application may change
@@ -125,12 +125,13 @@ TEST(TeamChoice, GoesBackToOpenMPsThreadsAtOnceWhenTheApplicationStartsOpenMPWor
   drive(c, r, 10'000, launchesOnly);
   ASSERT_EQ(c.settled(), Pick::Own);
   const std::uint64_t switched = c.switches();
-  const std::uint64_t before = r.now;
+  const std::uint64_t own_before = r.own;
   drive(c, r, 100, betweenOpenMPLoops);
   EXPECT_EQ(c.settled(), Pick::OpenMP);
   EXPECT_EQ(c.switches(), switched + 1);
-  // Within a few windows, not after the probe interval that had grown meanwhile.
-  EXPECT_LT(r.now - before, 100 * betweenOpenMPLoops(Pick::Own));
+  // After kHurtsInRow such steps, not after a window or the probe interval that had
+  // grown meanwhile.
+  EXPECT_LE(r.own - own_before, TeamChoice::kHurtsInRow);
 }
 
 TEST(TeamChoice, ThreadsPickingAtOnceGetATeam) {
