@@ -69,8 +69,8 @@ bool runJob(const Job &job) {
     // Inside the application's parallel region: inline, whichever team would take it.
     const ParallelFor &region = findOpenMP()->parallel_for;
     if (region.on_worker(region.user)) return false;
-    if (config().team == TeamMode::OpenMP) return omp->run(job);
     if (job.stack_bytes <= omp->stackBytes()) {
+      if (config().team == TeamMode::OpenMP) return omp->run(job);
       // auto: the team whose launches make the application's loop faster (TeamChoice).
       // While OpenMP's threads are the choice but one was kept from running (another
       // process on its CPU), the caller alone for a while, unmeasured: it adds no thread

@@ -88,6 +88,21 @@ TEST_F(OpenMPTeam, JobsRunOnOpenMPThreads) {
   EXPECT_EQ(d.wrong(), 0u);
 }
 
+// HOSTKERNEL_TEAM=openmp still sends a job whose groups need more stack than OpenMP's
+// threads have to the own workers (PoCL's work-group functions do no stack probing).
+TEST_F(OpenMPTeam, AJobTooDeepForOpenMPsStacksRunsOnTheOwnWorkers) {
+  const hk::team::OpenMPRuntime *omp = hk::team::findOpenMP();
+  ASSERT_NE(omp, nullptr);
+  if (omp->parallel_for.threads < 2) GTEST_SKIP() << "one OpenMP thread";
+  OmpCounting c(64);
+  Job job = c.job(false);
+  job.stack_bytes = omp->stack_bytes + 1;
+  ASSERT_TRUE(hk::team::runJob(job));
+  EXPECT_EQ(c.wrong(), 0u);
+  for (const auto &t : c.on_omp_thread)
+    EXPECT_EQ(t.load(), 1) << "a group ran on OpenMP thread " << t.load() - 1;
+}
+
 TEST_F(OpenMPTeam, JobFromInsideAParallelRegionIsRefused) {
   std::atomic<int> refused{0}, accepted{0};
 #pragma omp parallel num_threads(2)
