@@ -76,8 +76,8 @@ bool runJob(const Job &job) {
       // process on its CPU), the caller alone for a while, unmeasured: it adds no thread
       // to a machine that has too few CPUs for the ones it has.
       TeamChoice &c = job.choice ? *job.choice : choice();
-      if (c.settled() == TeamChoice::Pick::OpenMP && omp->slow()) return false;
       const std::uint64_t now = nowNs();
+      if (c.settled() == TeamChoice::Pick::OpenMP && omp->slow(now)) return false;
       const TeamChoice::Picked p = c.pick(now);
       if (p.team == TeamChoice::Pick::OpenMP) {
         if (p.left_own) Team::instance().parkSpinners();

@@ -164,6 +164,10 @@ bool ForeignTeam::slow() const {
   return until != 0 && nowNs() < until;
 }
 
+bool ForeignTeam::slow(std::uint64_t now_ns) const {
+  return now_ns < slow_until_ns_.load(std::memory_order_relaxed);
+}
+
 std::uint64_t defaultThreadStackBytes() {
   std::size_t size = 0;
   pthread_attr_t attr;

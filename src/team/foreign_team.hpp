@@ -56,6 +56,7 @@ class ForeignTeam {
   // finished: one of the pool's threads was kept from running (a busy CPU). Jobs meant
   // for a team that answers promptly go elsewhere meanwhile (team/dispatch.cpp).
   bool slow() const;
+  bool slow(std::uint64_t now_ns) const;  // the same, with hk::nowNs() read by the caller
   // Jobs that made slow() true, since the team was made.
   std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
 
