@@ -133,7 +133,7 @@ HK_API cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info pa
 /* The path a launch took. */
 typedef enum hk_path { HK_PATH_INLINE = 0, HK_PATH_TEAM = 1, HK_PATH_QUEUE = 2 } hk_path;
 
-/* Why a launch went to PoCL's queue (HK_REASON_NONE for direct launches). */
+/* Why a launch or another command went to PoCL's queue (HK_REASON_NONE for direct ones). */
 typedef enum hk_reason {
   HK_REASON_NONE = 0,
   HK_REASON_DISABLED,           /* HOSTKERNEL_DISABLE=1 */
@@ -150,8 +150,31 @@ typedef enum hk_reason {
                                    specialized for the local size (docs/specialized.md) */
   HK_REASON_FIRST_LAUNCH,       /* first launch of a kernel whose program is not prepared yet
                                    (docs/first-launch.md) */
+  HK_REASON_QUEUE_BUSY,         /* PoCL held work for the queue, or the wait list names
+                                   commands still running (a command that is not a launch) */
+  HK_REASON_POCL_CHECKS,        /* arguments that PoCL checks: an error it reports, or a case
+                                   hostkernel does not validate itself */
+  HK_REASON_MEM_KIND,           /* images, pipes, native kernels, memory objects hostkernel
+                                   did not create, SVM frees */
   HK_REASON_COUNT
 } hk_reason;
+
+/* Commands other than launches, by OpenCL command type (CL_COMMAND_READ_BUFFER, ...):
+ * how many ran directly and how many went to PoCL's queue, by reason. Counted for the
+ * whole process since it started; CL_INVALID_VALUE for a type that is not a command.
+ *
+ *   hk_command_counts c;
+ *   hkGetCommandCounts(CL_COMMAND_WRITE_BUFFER, &c);
+ *   printf("%llu direct, %llu queue\n", (unsigned long long)c.direct,
+ *          (unsigned long long)c.queue);
+ */
+typedef struct hk_command_counts {
+  cl_ulong direct;
+  cl_ulong queue;
+  cl_ulong by_reason[HK_REASON_COUNT]; /* queue commands by reason */
+} hk_command_counts;
+
+HK_API cl_int hkGetCommandCounts(cl_command_type type, hk_command_counts *counts);
 
 typedef struct hk_launch_counts {
   cl_ulong by_path[3];                 /* indexed by hk_path */

@@ -72,6 +72,7 @@
 #define clReleaseCommandQueue hkReleaseCommandQueue
 #define clReleaseContext hkReleaseContext
 #define clReleaseEvent hkReleaseEvent
+#define clGetMemObjectInfo hkGetMemObjectInfo
 #define clGetEventInfo hkGetEventInfo
 #define clGetEventProfilingInfo hkGetEventProfilingInfo
 /* end: written from entries.def */

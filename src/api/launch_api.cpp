@@ -11,17 +11,22 @@
 #include <mutex>
 #include <string>
 
-#include "api/profiling_events.hpp"
-#include "api/queue_sync.hpp"
 #include "api/registry.hpp"
 #include "base/next.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
 #include "pocl/object_id.hpp"
+#include "queue/buffers.hpp"
+#include "queue/events.hpp"
+#include "queue/ordering.hpp"
+#include "queue/queue.hpp"
 #include "trace/recorder.hpp"
 
 namespace hk::api {
 namespace {
+
+using hk::queue::CommandTimes;
+using hk::queue::Queue;
 
 // HOSTKERNEL_TRACE: a launch given to PoCL's queue, from `t0` to now (the enqueue call:
 // PoCL runs the work-groups later, on its own threads). Its work-groups as the request
@@ -39,7 +44,7 @@ namespace {
 }
 
 // Gives the launch to PoCL and records why.
-cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command_queue queue,
+cl_int launchOnQueue(KernelEntry *k, Queue *q, hk_reason reason, cl_command_queue queue,
                      cl_kernel kernel, cl_uint dim, const size_t *offset, const size_t *global,
                      const size_t *local, cl_uint nwait, const cl_event *waits,
                      cl_event *event) {
@@ -49,14 +54,14 @@ cl_int launchOnQueue(KernelEntry *k, QueueEntry *q, hk_reason reason, cl_command
                                              waits, event);
   if (traced) traceQueueLaunch(k, reason, t0, dim, global, local);
   if (k) k->counts.add(HK_PATH_QUEUE, reason);
-  if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
+  if (q && err == CL_SUCCESS) hk::queue::noteEnqueued(*q, nwait, waits, false);
   return err;
 }
 
 // A native kernel on PoCL's queue: the checked variant (the application's program) over
 // the grid rounded up to whole work-groups, with the true ndrange as argument 0. Requests
 // that cannot be planned go to PoCL as they are, for its error.
-cl_int launchNativeOnQueue(KernelEntry &k, QueueEntry &q, hk_reason reason,
+cl_int launchNativeOnQueue(KernelEntry &k, Queue &q, hk_reason reason,
                            cl_command_queue queue, cl_kernel kernel, cl_uint dim,
                            const size_t *offset, const size_t *global, const size_t *local,
                            cl_uint nwait, const cl_event *waits, cl_event *event) {
@@ -88,7 +93,7 @@ cl_int launchNativeOnQueue(KernelEntry &k, QueueEntry &q, hk_reason reason,
 // The launch launch::decide chose for specialization: through PoCL's queue with the
 // plan's local size, so that PoCL compiles (and runs) its specialized function; waits for
 // it, then the kernel loads the function for the team launches that follow.
-cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan,
+cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
                          cl_command_queue queue, cl_kernel kernel, cl_uint dim,
                          const size_t *offset, const size_t *global, cl_uint nwait,
                          const cl_event *waits, cl_event *event) {
@@ -108,15 +113,15 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
                                     const size_t *offset, const size_t *global,
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
-  if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
+  if (!hk::queue::waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
   // A zero local size is no work-group size (CL_INVALID_WORK_GROUP_SIZE: the global size
   // is not a multiple of it). PoCL divides by it: 3.1 in dimensions 2 and 3, 6.0 in
   // every one, so such a launch never reaches PoCL.
   if (local && dim >= 1 && dim <= 3 && global)
     for (cl_uint i = 0; i < dim; ++i)
       if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
-  LaunchTimes times;
-  if (event) times = LaunchTimes::begin();
+  CommandTimes times;
+  if (event) times = CommandTimes::begin();
   Registry &reg = registry();
   cl_int err = CL_SUCCESS;
   KernelEntry *k = reg.kernelEntry(kernel, &err);
@@ -125,7 +130,7 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
     return launchOnQueue(nullptr, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset,
                          global, local, nwait, waits, event);
   }
-  QueueEntry *q = reg.queueEntry(queue, &err);
+  Queue *q = hk::queue::find(queue, &err);
   if (!q) {
     if (err == CL_INVALID_COMMAND_QUEUE) return err;
     return launchOnQueue(k, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset, global,
@@ -139,8 +144,10 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
                          event);
   };
   if (!q->direct) return toQueue(q->reason);
+  if (k->context != q->context) return toQueue(HK_REASON_INVALID_LAUNCH);  // PoCL's error
   if (dim < 1 || dim > 3 || !global) return toQueue(HK_REASON_INVALID_LAUNCH);
-  if (hasIncompleteUserEvent(nwait, waits) || (nwait && !awaitWaitList(nwait, waits))) {
+  if (hk::queue::hasIncompleteUserEvent(nwait, waits) ||
+      (nwait && !hk::queue::awaitWaitList(nwait, waits))) {
     q->addBlockers(nwait, waits);  // PoCL will hold this launch until they complete
     return toQueue(HK_REASON_USER_EVENT);
   }
@@ -151,12 +158,14 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
   launch::Verdict verdict;
   {
     std::lock_guard lock(k->mutex);
-    const DeviceEntry &device = *q->device;
+    const hk::queue::Device &device = *q->device;
     const launch::LaunchTarget target{
         device.handle, q->context, &device.limits, device.probe.printf_buffer_size,
         [&](std::string &error) { return reg.programImage(k->program, device.handle, error); },
-        [&](std::string &) { return reg.existingImage(k->program, device.handle); },
-        [&](cl_mem m, void **out) { return reg.bufferPointer(m, *q, out); }};
+        [&](std::string &error) {
+          return reg.existingImage(k->program, device.handle, error);
+        },
+        [&](cl_mem m, void **out) { return hk::queue::bufferPointer(m, *q, out); }};
     verdict = launch::decide(*k, target, launch::LaunchRequest::from(dim, offset, global, local),
                              ts.stackRoom(), plan);
     if (k->device != q->device) k->device = q->device;  // prepared for it, or failed on it
@@ -179,10 +188,12 @@ cl_int specializeOnQueue(KernelEntry &k, QueueEntry &q, const launch::Plan &plan
     if (next().clWaitForEvents(nwait, waits) != CL_SUCCESS)
       return toQueue(HK_REASON_INVALID_LAUNCH);
   }
-  if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
-  if (event) times.start = profilingClock();
+  if (!q->idle() && (err = hk::queue::drainQueue(*q)) != CL_SUCCESS) return err;
+  if (event) times.start = hk::queue::profilingClock();
   if ((err = launch::execute(*k, plan, ts)) != CL_SUCCESS) return err;
-  return event ? completeEvent(*q, event, &times, pocl::executionFailed(plan.pc)) : CL_SUCCESS;
+  return event ? hk::queue::completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,
+                                      pocl::executionFailed(plan.pc))
+               : CL_SUCCESS;
 }
 
 }  // namespace
@@ -198,9 +209,9 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
   if (!kernel) return CL_INVALID_KERNEL;  // PoCL 3.1 would crash
   if (!queue) return CL_INVALID_COMMAND_QUEUE;
   KernelEntry *k = g_kernels.find(kernel);
-  QueueEntry *q = g_queues.find(queue);
+  hk::queue::Queue *q = hk::queue::g_queues.find(queue);
   hk::launch::Plan plan;
-  if (isEntry(k) && isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
+  if (hk::isEntry(k) && hk::isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
       k->id == hk::pocl::objectId(kernel) && q->id == hk::pocl::objectId(queue) &&
       q->device == k->device && q->idle() && global &&
       k->plans.lookup(dim, offset, global, local, plan)) {
@@ -208,10 +219,11 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
     // The plan may come from a thread with a larger stack: its group must fit this one.
     if (ts.ready && plan.stack_kib <= (ts.stackRoom() >> 10)) {
       if (!event) return hk::launch::execute(*k, plan, ts);
-      LaunchTimes times = LaunchTimes::begin();  // QUEUED; START just before the groups
-      times.start = profilingClock();
+      hk::queue::CommandTimes times = hk::queue::CommandTimes::begin();  // QUEUED; START just before the groups
+      times.start = hk::queue::profilingClock();
       if (cl_int err = hk::launch::execute(*k, plan, ts); err != CL_SUCCESS) return err;
-      return completeEvent(*q, event, &times, hk::pocl::executionFailed(plan.pc));
+      return hk::queue::completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,
+                                      hk::pocl::executionFailed(plan.pc));
     }
   }
   return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);

@@ -4,12 +4,14 @@
 // stale state.
 #include <hostkernel/hostkernel.h>
 
-#include "api/profiling_events.hpp"
 #include "api/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
 #include "program/program_image.hpp"
+#include "queue/buffers.hpp"
+#include "queue/events.hpp"
+#include "queue/queue.hpp"
 
 using namespace hk::api;
 using hk::next;
@@ -37,7 +39,7 @@ extern "C" {
 cl_command_queue hkCreateCommandQueue(cl_context c, cl_device_id d,
                                       cl_command_queue_properties p, cl_int *err) {
   cl_command_queue q = next().clCreateCommandQueue(c, d, p, err);
-  if (q) registry().dropQueue(q);
+  if (q) hk::queue::created(q);
   return q;
 }
 
@@ -45,7 +47,7 @@ cl_command_queue hkCreateCommandQueueWithProperties(cl_context c, cl_device_id d
                                                     const cl_queue_properties *p,
                                                     cl_int *err) {
   cl_command_queue q = next().clCreateCommandQueueWithProperties(c, d, p, err);
-  if (q) registry().dropQueue(q);
+  if (q) hk::queue::created(q);
   return q;
 }
 
@@ -161,8 +163,9 @@ cl_int hkReleaseProgram(cl_program p) {
 
 cl_int hkReleaseMemObject(cl_mem m) {
   if (!m) return CL_INVALID_MEM_OBJECT;
-  // A buffer's cached pointer is cheap to find again: drop it on every release.
-  registry().dropBuffer(m);
+  // A pointer learned with a map is cheap to learn again: dropped on every release. A
+  // buffer hostkernel gave memory to is forgotten when PoCL destroys it (queue/buffers.cpp).
+  hk::queue::forgetLearnedPointer(m);
   return next().clReleaseMemObject(m);
 }
 
@@ -172,7 +175,7 @@ cl_int hkReleaseCommandQueue(cl_command_queue q) {
       referenceCount(next().clGetCommandQueueInfo, q, CL_QUEUE_REFERENCE_COUNT) == 1;
   if (last) {
     // Releasing a queue waits for its commands, as clReleaseCommandQueue does.
-    registry().dropQueue(q);
+    hk::queue::forget(q);
   }
   return next().clReleaseCommandQueue(q);
 }
@@ -184,20 +187,25 @@ cl_int hkReleaseContext(cl_context c) {
 
 cl_int hkReleaseEvent(cl_event e) {
   if (!e) return CL_INVALID_EVENT;
-  return releaseEvent(e);  // a direct launch's event is forgotten with its last reference
+  return hk::queue::releaseEvent(e);  // a direct launch's event is forgotten with its last reference
 }
 
 cl_mem hkCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_int *err) {
-  cl_mem m = next().clCreateBuffer(c, f, size, host, err);
-  if (m) registry().dropBuffer(m);
+  cl_mem m = hk::queue::createBuffer(c, f, size, host, err);
+  if (m) hk::queue::forgetLearnedPointer(m);
   return m;
 }
 
 cl_mem hkCreateSubBuffer(cl_mem parent, cl_mem_flags f, cl_buffer_create_type t,
                          const void *info, cl_int *err) {
-  cl_mem m = next().clCreateSubBuffer(parent, f, t, info, err);
-  if (m) registry().dropBuffer(m);
+  cl_mem m = hk::queue::createSubBuffer(parent, f, t, info, err);
+  if (m) hk::queue::forgetLearnedPointer(m);
   return m;
+}
+
+cl_int hkGetMemObjectInfo(cl_mem m, cl_mem_info name, size_t size, void *value,
+                          size_t *size_ret) {
+  return hk::queue::reportedMemInfo(m, name, size, value, size_ret);
 }
 
 }  // extern "C"

@@ -1,6 +1,6 @@
-// Where hostkernel finds its entry for an OpenCL handle. Lookups of kernels and queues
-// are lock-free (the launch path); creating entries asks PoCL about the object and is
-// done once per object.
+// Where hostkernel finds its entry for a kernel or program. Lookups of kernels are
+// lock-free (the launch path); creating entries asks PoCL about the object and is done
+// once per object. Queues, devices and buffers are the queue layer's (src/queue/).
 //
 //   KernelEntry *k = g_kernels.find(handle);          // launch path
 //   Registry &r = registry();
@@ -13,34 +13,34 @@
 #include <string>
 
 #include "api/entries.hpp"
-#include "api/object_table.hpp"
+#include "base/object_table.hpp"
 
 namespace hk::api {
 
 // The launch path's tables: plain globals, constant-initialised, so a lookup is one
 // hash and a probe with no guard or indirection.
 extern constinit ObjectTable<KernelEntry> g_kernels;
-extern constinit ObjectTable<QueueEntry> g_queues;
 
 class Registry {
  public:
   ObjectTable<KernelEntry> &kernels = g_kernels;
-  ObjectTable<QueueEntry> &queues = g_queues;
 
   // Existing or new entry; null (with *err set to an OpenCL error, or CL_SUCCESS when
   // the object is valid but cannot be tracked) if PoCL does not know the object.
   KernelEntry *kernelEntry(cl_kernel kernel, cl_int *err);
-  QueueEntry *queueEntry(cl_command_queue queue, cl_int *err);
-  const DeviceEntry *deviceEntry(cl_device_id device);
 
-  // The program's image for `device`, shared by all its kernels; taken once.
+  // The program's image for `device`, shared by all its kernels; taken once and kept as
+  // long as the program (dropProgram): kernel objects made and released per call find it.
   std::shared_ptr<program::ProgramImage> programImage(cl_program program,
                                                       cl_device_id device,
                                                       std::string &error);
-  // The same without compiling: the image taken before, or the persistent cache's; null
-  // when neither has it.
+  // A kernel used once compiles once, counted per program: the image taken before, or
+  // the persistent cache's; null (error empty) the first time a kernel of the program
+  // asks and neither has it, so that launch goes to PoCL's queue; from the program's
+  // second ask on, programImage (compiles), whichever kernel object asks.
   std::shared_ptr<program::ProgramImage> existingImage(cl_program program,
-                                                       cl_device_id device);
+                                                       cl_device_id device,
+                                                       std::string &error);
 
   // Native programs (hkCreateNativeProgramWith*): their source and unchecked variant.
   // Kept until the program is released.
@@ -48,15 +48,9 @@ class Registry {
   std::shared_ptr<program::NativeProgram> nativeProgram(cl_program program);
   void dropNative(cl_program program);
 
-  // A buffer's device pointer, resolved once per cl_mem (with `queue` if it must be
-  // mapped).
-  bool bufferPointer(cl_mem mem, QueueEntry &queue, void **out);
-
   // Forget state when OpenCL objects die or a new object may reuse an address.
   void dropKernel(cl_kernel kernel, bool released);
-  void dropQueue(cl_command_queue queue);
   void dropProgram(cl_program program);
-  void dropBuffer(cl_mem mem);
 
   // Launch counts of kernels that no longer exist, by kernel name (for the report).
   void retireCounts(const KernelEntry &entry);
@@ -68,19 +62,14 @@ class Registry {
 
  private:
   std::mutex mutex_;  // guards the maps below
-  std::map<cl_device_id, std::unique_ptr<DeviceEntry>> devices_;
   struct ProgramSlot {
-    std::uint64_t id;
-    std::weak_ptr<program::ProgramImage> image;
-  };
-  struct BufferSlot {
-    std::uint64_t id;
-    void *pointer;
+    std::uint64_t id = 0;
+    std::shared_ptr<program::ProgramImage> image;
+    bool launched = false;  // a kernel of the program asked existingImage before
   };
   std::map<cl_program, ProgramSlot> programs_;
   std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,
                                               std::shared_ptr<program::ProgramImage> img);
-  std::map<cl_mem, BufferSlot> buffers_;
   struct NativeSlot {
     std::uint64_t id;
     std::shared_ptr<program::NativeProgram> native;

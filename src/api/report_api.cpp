@@ -11,6 +11,7 @@
 #include "api/registry.hpp"
 #include "base/config.hpp"
 #include "program/native_program.hpp"
+#include "queue/command_counts.hpp"
 
 using namespace hk::api;
 
@@ -25,6 +26,28 @@ void printCounts(const char *name, const std::uint64_t *by_path, const std::uint
     if (by_reason[r])
       std::fprintf(stderr, "  %-32s   queue: %llu x %s\n", "", (unsigned long long)by_reason[r],
                    hkReasonString(static_cast<hk_reason>(r)));
+}
+
+// The commands other than launches that ran, by type: direct and queue, with reasons.
+void printCommandCounts() {
+  bool header = false;
+  for (cl_command_type t = CL_COMMAND_NDRANGE_KERNEL; t < CL_COMMAND_NDRANGE_KERNEL + 32; ++t) {
+    hk_command_counts c{};
+    if (t == CL_COMMAND_NDRANGE_KERNEL || !hk::queue::commandCounts(t, &c) ||
+        c.direct + c.queue == 0)
+      continue;
+    if (!header) std::fprintf(stderr, "hostkernel report: other commands (direct, queue)\n");
+    header = true;
+    char name[32];
+    std::snprintf(name, sizeof name, "command 0x%04x", static_cast<unsigned>(t));
+    std::fprintf(stderr, "  %-32s direct %-10llu queue %-10llu\n", name,
+                 (unsigned long long)c.direct, (unsigned long long)c.queue);
+    for (int r = 1; r < HK_REASON_COUNT; ++r)
+      if (c.by_reason[r])
+        std::fprintf(stderr, "  %-32s   queue: %llu x %s\n", "",
+                     (unsigned long long)c.by_reason[r],
+                     hkReasonString(static_cast<hk_reason>(r)));
+  }
 }
 
 // Registered on the first use of the registry, so that it runs before the registry's
@@ -120,6 +143,9 @@ const char *hkReasonString(hk_reason reason) {
     case HK_REASON_LIMITS: return "beyond hostkernel's limits";
     case HK_REASON_SPECIALIZE: return "PoCL compiles the specialized work-group function";
     case HK_REASON_FIRST_LAUNCH: return "while the kernel was being prepared (first launch)";
+    case HK_REASON_QUEUE_BUSY: return "PoCL held work for the queue or the wait list";
+    case HK_REASON_POCL_CHECKS: return "arguments PoCL checks (or reports as an error)";
+    case HK_REASON_MEM_KIND: return "image, pipe, native kernel or unknown memory object";
     default: return "unknown";
   }
 }
@@ -150,6 +176,11 @@ cl_int hkGetKernelLaunchCounts(cl_kernel kernel, hk_launch_counts *counts) {
   return CL_SUCCESS;
 }
 
+cl_int hkGetCommandCounts(cl_command_type type, hk_command_counts *counts) {
+  if (!counts) return CL_INVALID_VALUE;
+  return hk::queue::commandCounts(type, counts) ? CL_SUCCESS : CL_INVALID_VALUE;
+}
+
 void hkPrintReport(void) {
   std::fprintf(stderr, "hostkernel report: launches by path\n");
   registry().kernels.forEach([](const void *, KernelEntry *k) {
@@ -161,6 +192,7 @@ void hkPrintReport(void) {
   registry().forEachRetired([](const std::string &name, const Registry::RetiredCounts &c) {
     printCounts((name + " (released)").c_str(), c.by_path, c.by_reason);
   });
+  printCommandCounts();
 }
 
 }  // extern "C"

@@ -12,6 +12,7 @@
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
 #include "program/spirv.hpp"
+#include "queue/device.hpp"
 
 using hk::next;
 
@@ -29,7 +30,7 @@ cl_program fail(cl_int code, std::string message, cl_int *errcode_ret) {
 // Whether every device's PoCL release builds SPIR-V given to clCreateProgramWithIL.
 bool takesIl(const std::vector<cl_device_id> &devices) {
   for (cl_device_id d : devices) {
-    const hk::pocl::Release *r = hk::api::registry().deviceEntry(d)->probe.release;
+    const hk::pocl::Release *r = hk::queue::device(d)->probe.release;
     if (!r || !r->takes_il) return false;
   }
   return true;

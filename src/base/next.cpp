@@ -14,6 +14,7 @@ cl_icd_dispatch makeLoaderTable() {
   HK_FILL(clGetContextInfo);
   HK_FILL(clGetCommandQueueInfo);
   HK_FILL(clGetMemObjectInfo);
+  HK_FILL(clSetMemObjectDestructorCallback);
   HK_FILL(clGetProgramInfo);
   HK_FILL(clGetProgramBuildInfo);
   HK_FILL(clGetKernelInfo);

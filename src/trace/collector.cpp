@@ -46,6 +46,9 @@ const char *reasonKey(std::uint8_t reason) {
     case HK_REASON_LIMITS: return "limits";
     case HK_REASON_SPECIALIZE: return "specialize";
     case HK_REASON_FIRST_LAUNCH: return "first_launch";
+    case HK_REASON_QUEUE_BUSY: return "queue_busy";
+    case HK_REASON_POCL_CHECKS: return "pocl_checks";
+    case HK_REASON_MEM_KIND: return "mem_kind";
     default: return "none";
   }
 }

@@ -1,7 +1,7 @@
 # The include order of src/ (docs/architecture.md): a file may include headers of its own
 # folder or of a lower layer, never of a higher one. Layers from the top:
-#   layer, api  >  launch  >  team  >  kernel  >  program  >  pocl, trace  >  base
-# Each `#include "<folder>/..."` line of src/**/*.{cpp,hpp,h,inc} is checked; a violation is
+#   layer, api  >  queue  >  launch  >  team  >  kernel  >  program  >  pocl, trace  >  base
+# Each `#include "<folder>/..."` line of src/**/*.{cpp,hpp,h,inc,inl} is checked; a violation is
 # reported as file:line and the script fails.
 #
 #   cmake -DSRC_DIR=<repo>/src -P tests/layering/check_include_order.cmake
@@ -12,8 +12,9 @@ if(NOT SRC_DIR)
 endif()
 
 # Rank of each folder: higher numbers may include lower ones.
-set(rank_layer 6)
-set(rank_api 6)
+set(rank_layer 7)
+set(rank_api 7)
+set(rank_queue 6)
 set(rank_launch 5)
 set(rank_team 4)
 set(rank_kernel 3)
@@ -23,7 +24,7 @@ set(rank_trace 1)
 set(rank_base 0)
 
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*.cpp ${SRC_DIR}/*.hpp ${SRC_DIR}/*.h
-     ${SRC_DIR}/*.inc)
+     ${SRC_DIR}/*.inc ${SRC_DIR}/*.inl)
 list(SORT files)
 set(violations 0)
 set(checked 0)

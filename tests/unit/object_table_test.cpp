@@ -4,9 +4,9 @@
 #include <thread>
 #include <vector>
 
-#include "api/object_table.hpp"
+#include "base/object_table.hpp"
 
-namespace hk::api {
+namespace hk {
 namespace {
 
 using Table = ObjectTable<int, 10>;
@@ -63,4 +63,4 @@ TEST(ObjectTable, ConcurrentReadersSeeStableEntriesWhileWritersChurn) {
 }
 
 }  // namespace
-}  // namespace hk::api
+}  // namespace hk

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <mutex>
 
-namespace hk::api {
+namespace hk {
 
 template <typename T, std::size_t kLog2Capacity = 15>
 class ObjectTable {
@@ -120,4 +120,4 @@ inline bool isEntry(T *p) {
   return reinterpret_cast<std::uintptr_t>(p) > 1;
 }
 
-}  // namespace hk::api
+}  // namespace hk

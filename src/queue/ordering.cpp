@@ -1,14 +1,13 @@
-#include "api/queue_sync.hpp"
+#include "queue/ordering.hpp"
 
 #include <unistd.h>
 
-#include "api/registry.hpp"
 #include "base/next.hpp"
 #include "pocl/abi.hpp"
 
-namespace hk::api {
+namespace hk::queue {
 
-cl_int drainQueue(QueueEntry &q) {
+cl_int drainQueue(Queue &q) {
   std::uint64_t upto = q.enqueued.load(std::memory_order_acquire);
   cl_int err = next().clFinish(q.handle);
   if (err != CL_SUCCESS) return err;
@@ -34,7 +33,7 @@ bool queueOfEventBlocked(cl_event e) {
       !eq)
     return false;
   cl_int err = CL_SUCCESS;
-  QueueEntry *q = registry().queueEntry(eq, &err);
+  Queue *q = find(eq, &err);
   return q && q->stillBlocked();
 }
 
@@ -107,29 +106,35 @@ bool awaitWaitList(cl_uint num_events, const cl_event *events) {
   return submittedState(num_events, events) != 0;
 }
 
-void noteEnqueued(QueueEntry &q, cl_uint num_events, const cl_event *events,
+void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events,
                   bool blocking) {
   std::uint64_t mine = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (num_events && hasIncompleteUserEvent(num_events, events)) q.addBlockers(num_events, events);
   if (blocking && q.in_order) q.completedUpTo(mine);
 }
 
-cl_int completeEvent(const QueueEntry &q, cl_event *event, const LaunchTimes *times,
-                     bool failed) {
-  const cl_ulong end = q.profiling ? profilingClock() : 0;
-  cl_int err = CL_SUCCESS;
-  cl_event e = next().clCreateUserEvent(q.context, &err);
-  if (err != CL_SUCCESS) return err;
-  err = next().clSetUserEventStatus(e, failed ? pocl::kExecutionFailedStatus : CL_COMPLETE);
-  if (err != CL_SUCCESS) {
-    next().clReleaseEvent(e);
-    return err;
+Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool blocking) {
+  if (!q.direct) return {false, q.reason};
+  if (q.stillBlocked()) return {false, HK_REASON_USER_EVENT};
+  if (!q.idle()) return {false, HK_REASON_QUEUE_BUSY};
+  if (num_events == 0) return {true};
+  for (cl_uint i = 0; i < num_events; ++i) {  // PoCL's errors for a bad list are its own
+    cl_context c = nullptr;
+    if (!events[i] || next().clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof c, &c,
+                                            nullptr) != CL_SUCCESS || c != q.context)
+      return {false, HK_REASON_POCL_CHECKS};
   }
-  LaunchTimes now{end, end};
-  recordLaunchEvent(e, q.handle, CL_COMMAND_NDRANGE_KERNEL,
-                    q.profiling ? (times ? times : &now) : nullptr, end);
-  *event = e;
-  return CL_SUCCESS;
+  switch (waitListState(num_events, events, false)) {
+    case 1: return {true};
+    case -1: return {false, HK_REASON_POCL_CHECKS};
+    default: break;
+  }
+  if (hasIncompleteUserEvent(num_events, events)) return {false, HK_REASON_USER_EVENT};
+  if (!blocking) return {false, HK_REASON_QUEUE_BUSY};
+  if (!awaitWaitList(num_events, events) ||
+      next().clWaitForEvents(num_events, events) != CL_SUCCESS)
+    return {false, HK_REASON_USER_EVENT};
+  return {true};
 }
 
-}  // namespace hk::api
+}  // namespace hk::queue

@@ -1,4 +1,4 @@
-#include "api/profiling_events.hpp"
+#include "queue/events.hpp"
 
 #include <hostkernel/hostkernel.h>
 
@@ -8,11 +8,12 @@
 #include <unordered_map>
 
 #include "base/next.hpp"
+#include "pocl/abi.hpp"
 
-namespace hk::api {
+namespace hk::queue {
 namespace {
 
-struct LaunchEvent {
+struct DirectEvent {
   cl_command_queue queue = nullptr;
   cl_command_type type = CL_COMMAND_NDRANGE_KERNEL;
   bool timed = false;
@@ -22,7 +23,7 @@ struct LaunchEvent {
 // Never destroyed: events may be released by atexit handlers after static destructors.
 struct EventTable {
   std::mutex mutex;
-  std::unordered_map<cl_event, LaunchEvent> events;
+  std::unordered_map<cl_event, DirectEvent> events;
   // events.size(), readable without the lock: programs that never ask a direct launch
   // for an event pay one relaxed load per event call.
   std::atomic<std::size_t> count{0};
@@ -38,7 +39,7 @@ bool maybeKnown() {
 }
 
 // A copy of the record of `event`, if it stands for a direct launch.
-bool lookup(cl_event event, LaunchEvent &out) {
+bool lookup(cl_event event, DirectEvent &out) {
   if (!event || !maybeKnown()) return false;
   EventTable &t = table();
   std::lock_guard lock(t.mutex);
@@ -61,9 +62,9 @@ cl_int returnInfo(const T &v, size_t size, void *value, size_t *size_ret) {
 
 }  // namespace
 
-void recordLaunchEvent(cl_event event, cl_command_queue queue, cl_command_type type,
-                       const LaunchTimes *times, cl_ulong end) {
-  LaunchEvent e;
+void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type type,
+                       const CommandTimes *times, cl_ulong end) {
+  DirectEvent e;
   e.queue = queue;
   e.type = type;
   if (times) {
@@ -78,6 +79,23 @@ void recordLaunchEvent(cl_event event, cl_command_queue queue, cl_command_type t
   // A new event at the address of one that died without hkReleaseEvent replaces it.
   t.events.insert_or_assign(event, e);
   t.count.store(t.events.size(), std::memory_order_release);
+}
+
+cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
+                     const CommandTimes *times, bool failed) {
+  const cl_ulong end = q.profiling ? profilingClock() : 0;
+  cl_int err = CL_SUCCESS;
+  cl_event e = next().clCreateUserEvent(q.context, &err);
+  if (err != CL_SUCCESS) return err;
+  err = next().clSetUserEventStatus(e, failed ? pocl::kExecutionFailedStatus : CL_COMPLETE);
+  if (err != CL_SUCCESS) {
+    next().clReleaseEvent(e);
+    return err;
+  }
+  CommandTimes now{end, end};
+  recordDirectEvent(e, q.handle, type, q.profiling ? (times ? times : &now) : nullptr, end);
+  *event = e;
+  return CL_SUCCESS;
 }
 
 cl_int releaseEvent(cl_event event) {
@@ -100,16 +118,16 @@ cl_int releaseEvent(cl_event event) {
   return err;
 }
 
-}  // namespace hk::api
+}  // namespace hk::queue
 
-using namespace hk::api;
+using namespace hk::queue;
 using hk::next;
 
 extern "C" {
 
 cl_int hkGetEventProfilingInfo(cl_event event, cl_profiling_info name, size_t size,
                                void *value, size_t *size_ret) {
-  LaunchEvent e;
+  DirectEvent e;
   if (!lookup(event, e)) return next().clGetEventProfilingInfo(event, name, size, value, size_ret);
   // PoCL's order of checks: availability, then the size, then the name.
   if (!e.timed) return CL_PROFILING_INFO_NOT_AVAILABLE;
@@ -132,7 +150,7 @@ cl_int hkGetEventProfilingInfo(cl_event event, cl_profiling_info name, size_t si
 
 cl_int hkGetEventInfo(cl_event event, cl_event_info name, size_t size, void *value,
                       size_t *size_ret) {
-  LaunchEvent e;
+  DirectEvent e;
   if ((name == CL_EVENT_COMMAND_TYPE || name == CL_EVENT_COMMAND_QUEUE) && lookup(event, e))
     return name == CL_EVENT_COMMAND_TYPE ? returnInfo(e.type, size, value, size_ret)
                                          : returnInfo(e.queue, size, value, size_ret);

@@ -1,0 +1,298 @@
+#include "queue/buffers.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "base/next.hpp"
+#include "base/object_table.hpp"
+#include "pocl/object_id.hpp"
+#include "queue/device.hpp"
+#include "queue/queue.hpp"
+
+namespace hk::queue {
+namespace {
+
+constinit ObjectTable<Buffer> g_buffers;
+
+// The flags clCreateBuffer accepts that hostkernel can serve with memory of its own.
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kHostPtrFlags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
+bool atMostOne(cl_mem_flags bits) { return (bits & (bits - 1)) == 0; }
+
+// A request PoCL would accept and hostkernel can serve with its own memory. Anything
+// else goes to PoCL as it is, which reports the error or serves it.
+bool ownable(cl_mem_flags flags, std::size_t size, const void *host_ptr) {
+  if (size == 0) return false;
+  if (flags & ~(kAccessFlags | kHostAccessFlags | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+    return false;
+  if (!atMostOne(flags & kAccessFlags) || !atMostOne(flags & kHostAccessFlags)) return false;
+  return (flags & CL_MEM_COPY_HOST_PTR) ? host_ptr != nullptr : host_ptr == nullptr;
+}
+
+// Whether every device of `context` runs direct commands. Remembered per context (by
+// PoCL's object id, so a new context at a freed one's address is asked again).
+bool contextSupported(cl_context context) {
+  static auto *mutex = new std::mutex;
+  static auto *known = new std::map<cl_context, std::pair<std::uint64_t, bool>>;
+  const std::uint64_t id = pocl::objectId(context);
+  {
+    std::lock_guard lock(*mutex);
+    if (auto it = known->find(context); it != known->end() && id && it->second.first == id)
+      return it->second.second;
+  }
+  size_t bytes = 0;
+  bool ok = next().clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, nullptr, &bytes) ==
+                CL_SUCCESS &&
+            bytes >= sizeof(cl_device_id);
+  std::vector<cl_device_id> devices(ok ? bytes / sizeof(cl_device_id) : 0);
+  ok = ok && next().clGetContextInfo(context, CL_CONTEXT_DEVICES, bytes, devices.data(),
+                                     nullptr) == CL_SUCCESS;
+  for (cl_device_id d : devices) ok = ok && device(d)->probe.supported;
+  if (ok) pocl::checkObjectIds(context);
+  std::lock_guard lock(*mutex);
+  (*known)[context] = {pocl::objectId(context), ok};
+  return ok;
+}
+
+// Memory PoCL's own allocation would give: aligned at least as PoCL aligns buffers
+// (MAX_EXTENDED_ALIGNMENT, 128 bytes), a page for large ones.
+char *allocate(std::size_t size) {
+  void *p = nullptr;
+  const std::size_t align = size >= (std::size_t{64} << 10) ? 4096 : 128;
+  return posix_memalign(&p, align, size) == 0 ? static_cast<char *>(p) : nullptr;
+}
+
+// What CL_MEM_FLAGS reports for a buffer whose memory hostkernel gave PoCL: PoCL's own
+// normalisation of the flags, with the host-pointer flags the application asked for.
+cl_mem_flags reportedFlags(cl_mem mem, cl_mem_flags asked_host_ptr_flags) {
+  cl_mem_flags f = 0;
+  next().clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof f, &f, nullptr);
+  return (f & ~kHostPtrFlags) | asked_host_ptr_flags;
+}
+
+// Direct maps by buffer and pointer.
+struct DirectMaps {
+  std::mutex mutex;
+  std::map<std::pair<cl_mem, void *>, unsigned> counts;
+};
+DirectMaps &directMaps() {
+  static auto *m = new DirectMaps;
+  return *m;
+}
+unsigned directMapCount(cl_mem mem) {
+  DirectMaps &d = directMaps();
+  std::lock_guard lock(d.mutex);
+  unsigned n = 0;
+  for (auto it = d.counts.lower_bound({mem, nullptr}); it != d.counts.end() && it->first.first == mem; ++it)
+    n += it->second;
+  return n;
+}
+void forgetDirectMaps(cl_mem mem) {
+  DirectMaps &d = directMaps();
+  std::lock_guard lock(d.mutex);
+  auto it = d.counts.lower_bound({mem, nullptr});
+  while (it != d.counts.end() && it->first.first == mem) it = d.counts.erase(it);
+}
+
+// PoCL destroys the buffer (after its last release and its last command): the record
+// goes, and the memory hostkernel allocated for it.
+void CL_CALLBACK destroyed(cl_mem mem, void *user) {
+  auto *b = static_cast<Buffer *>(user);
+  forgetDirectMaps(mem);
+  if (g_buffers.find(mem) == b) g_buffers.remove(mem, false);
+  if (b->own_memory && b->root == mem) std::free(b->pointer);
+  delete b;
+}
+
+// Publishes `b` (owned by the table from now on) and ties its end to the buffer's.
+void publish(Buffer *b) {
+  if (next().clSetMemObjectDestructorCallback(b->handle, destroyed, b) != CL_SUCCESS) {
+    // Not expected; the buffer stays unknown and its memory, if ours, is never freed (it
+    // may be in use by PoCL).
+    delete b;
+    return;
+  }
+  Buffer *old = g_buffers.insert(b->handle, b);
+  if (old == b) return;  // table full: commands on it go to PoCL; the callback frees it
+  // `old`: a record whose buffer died without its callback reaching us (not expected).
+}
+
+}  // namespace
+
+cl_mem createBuffer(cl_context context, cl_mem_flags flags, std::size_t size, void *host_ptr,
+                    cl_int *err) {
+  const auto &cl = next();
+  if (context && (flags & CL_MEM_USE_HOST_PTR) && host_ptr && contextSupported(context)) {
+    cl_mem m = cl.clCreateBuffer(context, flags, size, host_ptr, err);
+    if (m) {
+      auto *b = new Buffer{m, pocl::objectId(m), context, static_cast<char *>(host_ptr), size,
+                           reportedFlags(m, flags & kHostPtrFlags), m, 0, false};
+      publish(b);
+    }
+    return m;
+  }
+  if (!context || !ownable(flags, size, host_ptr) || !contextSupported(context))
+    return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+  char *memory = allocate(size);
+  if (!memory) return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+  if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(memory, host_ptr, size);
+  const cl_mem_flags given = (flags & ~kHostPtrFlags) | CL_MEM_USE_HOST_PTR;
+  cl_int e = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(context, given, size, memory, &e);
+  if (!m) {  // PoCL's error for the request as the application made it
+    std::free(memory);
+    return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+  }
+  if (err) *err = CL_SUCCESS;
+  auto *b = new Buffer{m, pocl::objectId(m), context, memory, size,
+                       reportedFlags(m, flags & kHostPtrFlags), m, 0, true};
+  publish(b);
+  return m;
+}
+
+cl_mem createSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
+                       const void *info, cl_int *err) {
+  cl_mem m = next().clCreateSubBuffer(parent, flags, type, info, err);
+  if (!m || type != CL_BUFFER_CREATE_TYPE_REGION || !info) return m;
+  const Buffer *p = findBuffer(parent);
+  if (!p) return m;
+  const auto *region = static_cast<const cl_buffer_region *>(info);
+  auto *b = new Buffer{m, pocl::objectId(m), p->context, p->pointer + region->origin,
+                       region->size, reportedFlags(m, p->flags & kHostPtrFlags), p->root,
+                       p->origin + region->origin, p->own_memory};
+  publish(b);
+  return m;
+}
+
+const Buffer *findBuffer(cl_mem mem) {
+  Buffer *b = g_buffers.find(mem);
+  return isEntry(b) && b->id == pocl::objectId(mem) ? b : nullptr;
+}
+
+namespace {
+
+// Pointers learned with a map, for buffers hostkernel did not create.
+struct Learned {
+  std::mutex mutex;
+  std::map<cl_mem, std::pair<std::uint64_t, void *>> pointers;
+};
+Learned &learned() {
+  static auto *l = new Learned;
+  return *l;
+}
+
+}  // namespace
+
+bool bufferPointer(cl_mem mem, Queue &queue, void **out) {
+  if (const Buffer *b = findBuffer(mem)) {
+    if (b->context != queue.context) return false;  // PoCL reports CL_INVALID_CONTEXT
+    *out = b->pointer;
+    return true;
+  }
+  const std::uint64_t id = pocl::objectId(mem);
+  Learned &l = learned();
+  {
+    std::lock_guard lock(l.mutex);
+    if (auto it = l.pointers.find(mem); it != l.pointers.end() && it->second.first == id) {
+      *out = it->second.second;
+      return true;
+    }
+  }
+  const auto &cl = next();
+  cl_mem_object_type type = 0;
+  cl_mem parent = nullptr;
+  size_t offset = 0, size = 0;
+  if (cl.clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS ||
+      type != CL_MEM_OBJECT_BUFFER ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                            nullptr) != CL_SUCCESS ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, nullptr) !=
+          CL_SUCCESS ||
+      cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr) != CL_SUCCESS)
+    return false;
+  void *ptr = nullptr;
+  if (parent) {
+    // A sub-buffer's device memory is its parent's at the sub-buffer's origin.
+    if (!bufferPointer(parent, queue, &ptr)) return false;
+    ptr = static_cast<char *>(ptr) + offset;
+  } else {
+    // Mapping returns the device memory (zero copy), and makes PoCL allocate a buffer
+    // that no command has used yet.
+    cl_int err = CL_SUCCESS;
+    ptr = cl.clEnqueueMapBuffer(queue.handle, mem, CL_TRUE, CL_MAP_READ, 0, size, 0,
+                                nullptr, nullptr, &err);
+    if (err != CL_SUCCESS)  // e.g. CL_MEM_HOST_WRITE_ONLY
+      ptr = cl.clEnqueueMapBuffer(queue.handle, mem, CL_TRUE, CL_MAP_WRITE, 0, size, 0,
+                                  nullptr, nullptr, &err);
+    if (err != CL_SUCCESS || !ptr) return false;
+    queue.enqueued.fetch_add(1, std::memory_order_acq_rel);
+    if (cl.clEnqueueUnmapMemObject(queue.handle, mem, ptr, 0, nullptr, nullptr) !=
+        CL_SUCCESS)
+      return false;
+  }
+  std::lock_guard lock(l.mutex);
+  l.pointers[mem] = {id, ptr};
+  *out = ptr;
+  return true;
+}
+
+void forgetLearnedPointer(cl_mem mem) {
+  Learned &l = learned();
+  std::lock_guard lock(l.mutex);
+  l.pointers.erase(mem);
+}
+
+cl_int reportedMemInfo(cl_mem mem, cl_mem_info name, std::size_t size, void *value,
+                       std::size_t *size_ret) {
+  const Buffer *b = mem ? findBuffer(mem) : nullptr;
+  if (!b) return next().clGetMemObjectInfo(mem, name, size, value, size_ret);
+  auto answer = [&](const auto &v) -> cl_int {
+    if (value) {
+      if (size < sizeof v) return CL_INVALID_VALUE;
+      std::memcpy(value, &v, sizeof v);
+    }
+    if (size_ret) *size_ret = sizeof v;
+    return CL_SUCCESS;
+  };
+  switch (name) {
+    case CL_MEM_FLAGS:
+      return answer(b->flags);
+    case CL_MEM_HOST_PTR:
+      if (!b->own_memory) break;
+      return answer(static_cast<void *>(nullptr));
+    case CL_MEM_MAP_COUNT: {
+      cl_uint n = 0;
+      cl_int err = next().clGetMemObjectInfo(mem, name, sizeof n, &n, nullptr);
+      if (err != CL_SUCCESS) return err;
+      return answer(static_cast<cl_uint>(n + directMapCount(mem)));
+    }
+    default:
+      break;
+  }
+  return next().clGetMemObjectInfo(mem, name, size, value, size_ret);
+}
+
+void noteDirectMap(cl_mem mem, void *pointer) {
+  DirectMaps &d = directMaps();
+  std::lock_guard lock(d.mutex);
+  ++d.counts[{mem, pointer}];
+}
+
+bool takeDirectMap(cl_mem mem, void *pointer) {
+  DirectMaps &d = directMaps();
+  std::lock_guard lock(d.mutex);
+  auto it = d.counts.find({mem, pointer});
+  if (it == d.counts.end()) return false;
+  if (--it->second == 0) d.counts.erase(it);
+  return true;
+}
+
+}  // namespace hk::queue

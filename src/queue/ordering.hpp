@@ -1,0 +1,56 @@
+// The ordering rule between commands that run directly and the commands PoCL holds for a
+// queue. A command runs directly only when the queue is idle (queue/queue.hpp) and every
+// event it waits for has completed: then everything it must follow has happened, and it
+// is complete when its call returns. Otherwise it goes to PoCL's queue, which orders it,
+// and the queue holds PoCL work until that work is known complete.
+//
+//   Admission a = admit(q, nwait, waits, blocking);   // before a command other than a launch
+//   if (!a.direct) { forward to PoCL; noteEnqueued(q, nwait, waits, blocking); }
+//   if (!q.idle()) err = drainQueue(q);               // before a direct launch
+#pragma once
+
+#include <CL/cl.h>
+#include <hostkernel/hostkernel.h>
+
+#include "queue/queue.hpp"
+
+namespace hk::queue {
+
+// Waits until PoCL has completed every command given so far for the queue.
+cl_int drainQueue(Queue &q);
+
+// Whether a command may run directly now, and why not.
+struct Admission {
+  bool direct = false;
+  hk_reason reason = HK_REASON_NONE;  // when !direct
+};
+// The rule for every command but a launch: the queue must be direct and idle, and every
+// event of the wait list complete. An incomplete event that may wait for a user event
+// sends the command to PoCL (HK_REASON_USER_EVENT), as does one still running when the
+// command is not blocking (HK_REASON_QUEUE_BUSY: PoCL waits for it without blocking the
+// caller); a blocking command waits for a running one and then runs directly. An event
+// that failed sends the command to PoCL, which reports it.
+Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool blocking);
+
+// False for a wait list that PoCL 3.1 crashes on instead of returning
+// CL_INVALID_EVENT_WAIT_LIST: a NULL list with a nonzero count.
+bool waitListValid(cl_uint num_events, const cl_event *events);
+
+// True if the wait list holds an event that is not complete yet. Waiting for it could
+// block forever (it may hang on a user event, directly or through other commands), so
+// such a launch goes to PoCL's queue, which waits without blocking the caller.
+bool hasIncompleteEvent(cl_uint num_events, const cl_event *events);
+// True if the wait list holds an incomplete user event, or an incomplete command of a
+// blocked queue (one holding a command that waits for a user event).
+bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
+
+// Waits a bounded time (~50 ms) for every event of the list to be submitted by PoCL (so
+// that waiting for it to finish cannot deadlock); false if one has not (the launch then
+// goes to PoCL's queue, which waits without blocking the caller).
+bool awaitWaitList(cl_uint num_events, const cl_event *events);
+
+// Records a command given to PoCL. `blocking`: it has completed when the call returned
+// (so, on an in-order queue, has everything before it).
+void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events, bool blocking);
+
+}  // namespace hk::queue
