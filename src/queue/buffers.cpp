@@ -144,7 +144,10 @@ cl_mem createBuffer(cl_context context, cl_mem_flags flags, std::size_t size, vo
   char *memory = allocate(size);
   if (!memory) return cl.clCreateBuffer(context, flags, size, host_ptr, err);
   if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(memory, host_ptr, size);
-  const cl_mem_flags given = (flags & ~kHostPtrFlags) | CL_MEM_USE_HOST_PTR;
+  // PoCL reads no flags as CL_MEM_READ_WRITE (clCreateBuffer.c, 3.1 to 7.1); with
+  // USE_HOST_PTR added they would no longer be none.
+  const cl_mem_flags access = flags & ~kHostPtrFlags ? flags & ~kHostPtrFlags : CL_MEM_READ_WRITE;
+  const cl_mem_flags given = access | CL_MEM_USE_HOST_PTR;
   cl_int e = CL_SUCCESS;
   cl_mem m = cl.clCreateBuffer(context, given, size, memory, &e);
   if (!m) {  // PoCL's error for the request as the application made it
