@@ -419,6 +419,35 @@ TEST_F(Commands, CommandsBehindAUserEventGoToPoclAndKeepTheOrder) {
   hkReleaseMemObject(m);
 }
 
+// PoCL work that holds no user event (a native kernel, which always runs on PoCL's
+// queue): the next command must not run before it. The native kernel writes only after a
+// pause, so a read that jumped the queue would see the old bytes.
+TEST_F(Commands, ACommandBehindPoclWorkOnItsQueueGoesToPocl) {
+  constexpr size_t kBytes = 1024;
+  cl_mem m = HkBuffer(kBytes);
+  const auto old_bytes = Pattern(kBytes, 1);
+  ASSERT_EQ(hkEnqueueWriteBuffer(q_, m, CL_TRUE, 0, kBytes, old_bytes.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  struct Args {
+    void *buffer;
+  } args{nullptr};
+  const void *where = &args.buffer;
+  auto late_writer = [](void *a) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::memset(static_cast<Args *>(a)->buffer, 0x44, kBytes);
+  };
+  ASSERT_EQ(hkEnqueueNativeKernel(q_, late_writer, &args, sizeof args, 1, &m, &where, 0, nullptr,
+                                  nullptr),
+            CL_SUCCESS);
+  CountsSince reads(CL_COMMAND_READ_BUFFER);
+  std::vector<unsigned char> out(kBytes);
+  ASSERT_EQ(hkEnqueueReadBuffer(q_, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(out, std::vector<unsigned char>(kBytes, 0x44));
+  EXPECT_EQ(reads.queuedFor(HK_REASON_QUEUE_BUSY), 1u);
+  hkReleaseMemObject(m);
+}
+
 TEST_F(Commands, AnOutOfOrderQueueAndASecondQueueFollowTheirWaitLists) {
   cl_int err = CL_SUCCESS;
   cl_command_queue ooo = hkCreateCommandQueue(
