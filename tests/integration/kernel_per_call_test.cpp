@@ -1,0 +1,74 @@
+// Libraries that create and release a cl_kernel per call from a built program
+// (Boost.Compute, CLBlast): the program's loaded code lives as long as the cl_program, so
+// a new kernel object finds it without a file read or a dlopen, and the rule "a kernel
+// used once compiles once" counts per program, so such a library launches directly from
+// its second call. Run with the default HOSTKERNEL_FIRST_LAUNCH=queue (kernel_per_call.cmake).
+#include <hostkernel/hostkernel.h>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+#include "support/pocl_device.hpp"
+
+namespace {
+
+const char *kSource = R"CLC(
+kernel void scale(global float *x, float s) { x[get_global_id(0)] *= s; }
+kernel void never_launched(global float *x) { x[0] = 1.0f; }
+)CLC";
+
+TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCall) {
+  cl_device_id device = nullptr;
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  constexpr size_t kN = 256;
+  std::vector<float> host(kN, 1.0f);
+  cl_mem x = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, kN * sizeof(float), host.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  void *first_fn = nullptr;
+  for (int call = 0; call < 4; ++call) {
+    SCOPED_TRACE(call);
+    cl_kernel k = hkCreateKernel(program, "scale", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const float s = 2.0f;
+    ASSERT_EQ(hkSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 1, sizeof s, &s), CL_SUCCESS);
+    const size_t g = kN;
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    hk_launch_counts c{};
+    ASSERT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
+    if (call == 0) {
+      EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u);
+    } else {
+      EXPECT_EQ(c.by_path[HK_PATH_INLINE], 1u) << "call " << call << " did not run directly";
+    }
+    // Every kernel object after the first runs the same loaded function: nothing was
+    // loaded again when the previous kernel object was released.
+    void *fn = nullptr;
+    ASSERT_EQ(hkGetKernelVariantInfo(k, HK_KERNEL_VARIANT_WORK_GROUP_FUNCTION, sizeof fn, &fn,
+                                     nullptr),
+              CL_SUCCESS);
+    if (call == 1) first_fn = fn;
+    if (call > 1) EXPECT_EQ(fn, first_fn);
+    ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  }
+  ASSERT_EQ(hkEnqueueReadBuffer(q, x, CL_TRUE, 0, kN * sizeof(float), host.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(host[0], 16.0f);
+  EXPECT_EQ(host[kN - 1], 16.0f);
+  hkReleaseMemObject(x);
+  hkReleaseProgram(program);
+  hkReleaseCommandQueue(q);
+  hkReleaseContext(ctx);
+}
+
+}  // namespace
