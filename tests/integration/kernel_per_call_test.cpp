@@ -7,10 +7,22 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 #include "support/pocl_device.hpp"
 
 namespace {
+
+// Whether the process maps a work-group function library hostkernel loaded for `kernel`
+// (pocl/loader.cpp names its memfd "hostkernel-<kernel>").
+bool LibraryMapped(const std::string &kernel) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("memfd:hostkernel-" + kernel) != std::string::npos) return true;
+  return false;
+}
 
 const char *kSource = R"CLC(
 kernel void scale(global float *x, float s) { x[get_global_id(0)] *= s; }
@@ -59,6 +71,8 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
     if (call == 1) first_fn = fn;
     if (call > 1) EXPECT_EQ(fn, first_fn);
     ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+    // The program's code outlives its kernel objects.
+    if (call > 0) EXPECT_TRUE(LibraryMapped("scale")) << "unloaded with its kernel object";
   }
   ASSERT_EQ(hkEnqueueReadBuffer(q, x, CL_TRUE, 0, kN * sizeof(float), host.data(), 0, nullptr,
                                 nullptr),
@@ -67,6 +81,7 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
   EXPECT_EQ(host[kN - 1], 16.0f);
   hkReleaseMemObject(x);
   hkReleaseProgram(program);
+  EXPECT_FALSE(LibraryMapped("scale")) << "still loaded after the program's release";
   hkReleaseCommandQueue(q);
   hkReleaseContext(ctx);
 }
