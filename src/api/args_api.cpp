@@ -1,9 +1,16 @@
-// Kernel arguments: PoCL checks and stores each value first (so the queue path keeps
-// working and errors are PoCL's own), then hostkernel records it for direct launches.
+// Kernel arguments. An argument hostkernel can check as PoCL's clSetKernelArg would
+// (KernelArgs::acceptedLikePocl: a scalar of its type's size, a __local size, NULL or a
+// buffer hostkernel knows) is only recorded: direct launches need nothing else, and the
+// value reaches PoCL's kernel only if a launch of it goes to PoCL's queue
+// (launch_api.cpp, giveArgsToPocl). Any other argument goes to PoCL first, so that its
+// errors are PoCL's own, and is recorded after.
 #include <hostkernel/hostkernel.h>
+
+#include <mutex>
 
 #include "api/registry.hpp"
 #include "base/next.hpp"
+#include "queue/buffers.hpp"
 
 using namespace hk::api;
 
@@ -16,6 +23,26 @@ KernelEntry *entryForSet(cl_kernel kernel) {
   return k;
 }
 
+// The metadata to check `k`'s arguments against; looked for again once the kernel was
+// prepared (its program's image exists from then on).
+const hk::pocl::KernelRecord *argMeta(KernelEntry &k) {
+  const hk::pocl::KernelRecord *meta = k.arg_meta.load(std::memory_order_acquire);
+  if (!meta && !k.native && k.image) {
+    registry().findArgMeta(k);
+    meta = k.arg_meta.load(std::memory_order_acquire);
+  }
+  return meta;
+}
+
+bool recordedOnly(KernelEntry &k, cl_uint index, size_t size, const void *value) {
+  const hk::pocl::KernelRecord *meta = argMeta(k);
+  if (!meta || index >= meta->args.size()) return false;
+  return hk::kernel::KernelArgs::acceptedLikePocl(meta->args[index], size, value, [&](cl_mem m) {
+    const hk::queue::Buffer *b = hk::queue::findBuffer(m);
+    return b && b->context == k.context;
+  });
+}
+
 }  // namespace
 
 extern "C" cl_int hkSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
@@ -23,12 +50,19 @@ extern "C" cl_int hkSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
   if (!kernel) return CL_INVALID_KERNEL;
   if (registry().kernels.find(kernel) == registry().kernels.released())
     return CL_INVALID_KERNEL;
-  cl_int err = hk::next().clSetKernelArg(kernel, index, size, value);
-  if (err != CL_SUCCESS) return err;
-  if (KernelEntry *k = entryForSet(kernel); k && index < k->args.numArgs()) {
-    std::lock_guard lock(k->mutex);
+  KernelEntry *k = entryForSet(kernel);
+  const bool ours = k && index < k->args.numArgs();
+  if (ours && recordedOnly(*k, index, size, value)) {
+    std::scoped_lock lock(k->mutex, k->queue_arg_mutex);
     k->args.record(index, size, value);
+    k->args.setPendingForPocl(index, true);
+    return CL_SUCCESS;
   }
+  cl_int err = hk::next().clSetKernelArg(kernel, index, size, value);
+  if (err != CL_SUCCESS || !ours) return err;
+  std::scoped_lock lock(k->mutex, k->queue_arg_mutex);
+  k->args.record(index, size, value);
+  k->args.setPendingForPocl(index, false);
   return CL_SUCCESS;
 }
 
@@ -40,8 +74,9 @@ extern "C" cl_int hkSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index,
   cl_int err = hk::next().clSetKernelArgSVMPointer(kernel, index, value);
   if (err != CL_SUCCESS) return err;
   if (KernelEntry *k = entryForSet(kernel); k && index < k->args.numArgs()) {
-    std::lock_guard lock(k->mutex);
+    std::scoped_lock lock(k->mutex, k->queue_arg_mutex);
     k->args.recordSvm(index, value);
+    k->args.setPendingForPocl(index, false);
   }
   return CL_SUCCESS;
 }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 #include "launch/launchable_kernel.hpp"
@@ -25,7 +26,16 @@ struct KernelEntry : launch::LaunchableKernel {
   cl_program program = nullptr;
   cl_context context = nullptr;
   const queue::Device *device = nullptr;  // the device `image` is for, once prepared
-  std::mutex queue_arg_mutex;  // native kernels: the hidden argument set, then enqueue
+  // Held while arguments go to PoCL's kernel and a launch is given to PoCL (PoCL copies
+  // the values when the command is enqueued), and while an argument is recorded. Taken
+  // after `mutex` when both are held; recursive: a native kernel's queue launch sets its
+  // hidden argument, then enqueues like any other.
+  std::recursive_mutex queue_arg_mutex;
+  // What hkSetKernelArg checks arguments against, once known: this kernel's record in
+  // its program's image, which `arg_meta_owner` keeps alive. Null: PoCL checks every
+  // argument (Registry::findArgMeta).
+  std::atomic<const pocl::KernelRecord *> arg_meta{nullptr};
+  std::shared_ptr<program::ProgramImage> arg_meta_owner;
 };
 
 }  // namespace hk::api

@@ -43,11 +43,24 @@ using hk::queue::Queue;
                                               hk::nowNs() - t0, groups});
 }
 
+// Gives PoCL's kernel the arguments hostkernel only recorded (args_api.cpp). Under
+// k.queue_arg_mutex, up to the enqueue that uses them.
+cl_int giveArgsToPocl(KernelEntry &k, cl_kernel kernel) {
+  return k.args.takePendingForPocl([&](cl_uint i, size_t size, const void *value) {
+    return next().clSetKernelArg(kernel, i, size, value);
+  });
+}
+
 // Gives the launch to PoCL and records why.
 cl_int launchOnQueue(KernelEntry *k, Queue *q, hk_reason reason, cl_command_queue queue,
                      cl_kernel kernel, cl_uint dim, const size_t *offset, const size_t *global,
                      const size_t *local, cl_uint nwait, const cl_event *waits,
                      cl_event *event) {
+  std::unique_lock<std::recursive_mutex> args_lock;
+  if (k) {
+    args_lock = std::unique_lock(k->queue_arg_mutex);
+    if (cl_int err = giveArgsToPocl(*k, kernel); err != CL_SUCCESS) return err;
+  }
   const bool traced = trace::enabled();
   const std::uint64_t t0 = traced ? hk::nowNs() : 0;
   cl_int err = next().clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, nwait,

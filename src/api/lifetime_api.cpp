@@ -125,6 +125,13 @@ cl_int hkCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, cl_uint 
 }
 
 cl_kernel hkCloneKernel(cl_kernel source, cl_int *err) {
+  // PoCL copies its own arguments: first it gets those hostkernel only recorded.
+  if (KernelEntry *from = registry().kernels.find(source); hk::isEntry(from)) {
+    std::lock_guard lock(from->queue_arg_mutex);
+    from->args.takePendingForPocl([&](cl_uint i, size_t size, const void *value) {
+      return next().clSetKernelArg(source, i, size, value);
+    });
+  }
   cl_kernel k = next().clCloneKernel(source, err);
   if (!k) return k;
   track(k);
@@ -133,7 +140,7 @@ cl_kernel hkCloneKernel(cl_kernel source, cl_int *err) {
   KernelEntry *from = registry().kernels.find(source);
   if (from && from != registry().kernels.released())
     if (KernelEntry *to = registry().kernelEntry(k, &e)) {
-      std::scoped_lock lock(from->mutex, to->mutex);
+      std::scoped_lock lock(from->mutex, to->mutex, from->queue_arg_mutex, to->queue_arg_mutex);
       to->args.copyFrom(from->args);
     }
   return k;

@@ -67,6 +67,7 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
       k->args.record(0, sizeof zero, zero);
     }
   }
+  if (!k->native) findArgMeta(*k);
   std::unique_lock lock(mutex_);
   if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
     return other;
@@ -93,6 +94,18 @@ std::shared_ptr<program::ProgramImage> imageIn(Slots &slots, cl_program program,
 }
 
 }  // namespace
+
+void Registry::findArgMeta(KernelEntry &k) {
+  std::lock_guard lock(mutex_);
+  auto it = programs_.find(k.program);
+  if (it == programs_.end() || !it->second.image || it->second.id != pocl::objectId(k.program))
+    return;
+  const pocl::KernelRecord *meta = it->second.image->binary().findKernel(k.name);
+  if (!meta || meta->num_args != k.args.numArgs() || meta->args.size() != meta->num_args)
+    return;
+  k.arg_meta_owner = it->second.image;
+  k.arg_meta.store(meta, std::memory_order_release);
+}
 
 // The image another thread stored meanwhile, else `img`, which is stored. Null stays null.
 std::shared_ptr<program::ProgramImage> Registry::keep(

@@ -42,6 +42,9 @@ class Registry {
                                                        cl_device_id device,
                                                        std::string &error);
 
+  // Sets k.arg_meta from the image of the kernel's program, when there is one.
+  void findArgMeta(KernelEntry &k);
+
   // Native programs (hkCreateNativeProgramWith*): their source and unchecked variant.
   // Kept until the program is released.
   void addNative(cl_program program, std::shared_ptr<program::NativeProgram> native);

@@ -38,7 +38,15 @@ void ArgValue::setSvm(const void *ptr) {
 
 void KernelArgs::reset(cl_uint num_args) {
   values_ = std::vector<ArgValue>(num_args);
+  pending_.assign(num_args, 0);
+  pending_count_ = 0;
   dirty_ = true;
+}
+
+void KernelArgs::setPendingForPocl(cl_uint index, bool pending) {
+  if (index >= pending_.size() || pending_[index] == pending) return;
+  pending_[index] = pending;
+  pending ? ++pending_count_ : --pending_count_;
 }
 
 void KernelArgs::record(cl_uint index, std::size_t size, const void *value) {

@@ -59,6 +59,42 @@ class KernelArgs {
   bool dirty() const { return dirty_; }
   void markDirty() { dirty_ = true; }
 
+  // Arguments recorded here but not given to PoCL (hkSetKernelArg checked them itself).
+  // They must reach PoCL's kernel before PoCL runs it: takePendingForPocl calls
+  // give(index, size, value) for each (value null for a __local size) and forgets them.
+  void setPendingForPocl(cl_uint index, bool pending);
+  bool anyPendingForPocl() const { return pending_count_ != 0; }
+  template <typename Give>
+  cl_int takePendingForPocl(Give give) {
+    for (cl_uint i = 0; pending_count_ && i < pending_.size(); ++i) {
+      if (!pending_[i]) continue;
+      const ArgValue &v = values_[i];
+      if (cl_int err = give(i, v.size, v.kind == ArgValue::Kind::Local ? nullptr : v.data);
+          err != CL_SUCCESS)
+        return err;
+      setPendingForPocl(i, false);
+    }
+    return CL_SUCCESS;
+  }
+
+  // Whether PoCL's clSetKernelArg (lib/CL/clSetKernelArg.c, 3.1 to 7.1) certainly
+  // accepts `size` and `value` for an argument described by `arg`: a __local size, a
+  // scalar of exactly its type's size, a buffer argument holding NULL or a buffer for
+  // which `known_buffer` is true. Anything else (images, samplers, structs, vec3 sizes,
+  // unknown objects) PoCL checks itself.
+  template <typename KnownBuffer>
+  static bool acceptedLikePocl(const pocl::ArgRecord &arg, std::size_t size, const void *value,
+                               KnownBuffer known_buffer) {
+    if (arg.address_qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL)
+      return !value && size > 0;
+    if (arg.kind == pocl::ArgKind::Pointer) {
+      if (size != sizeof(cl_mem)) return false;
+      const cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
+      return !mem || known_buffer(mem);
+    }
+    return arg.kind == pocl::ArgKind::Scalar && arg.type_size && size == arg.type_size && value;
+  }
+
   // Builds the argument array. Returns HK_REASON_NONE, or why the kernel must use the
   // queue with these arguments (unset argument, image/sampler/pipe, unresolvable buffer).
   hk_reason bind(const program::KernelImage &image, const BufferResolver &resolve,
@@ -81,6 +117,8 @@ class KernelArgs {
  private:
   std::vector<ArgValue> values_;
   bool dirty_ = true;
+  std::vector<std::uint8_t> pending_;  // per argument: recorded here only
+  std::size_t pending_count_ = 0;
   std::vector<void *> args_;         // num_args + num_locals + 1 entries
   std::vector<void *> pointer_slot_; // one per argument: a buffer's device pointer
   std::vector<std::uint32_t> local_index_;   // args_ index of each __local region

@@ -86,4 +86,65 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
   hkReleaseContext(ctx);
 }
 
+// Arguments hostkernel can check are only recorded: PoCL's kernel does not have them
+// (PoCL alone refuses to launch it) until a launch of it goes to PoCL's queue, which then
+// runs with them. Arguments it cannot check go to PoCL at once, for PoCL's error.
+TEST(KernelPerCall, ArgumentsReachPoclOnlyWhenALaunchGoesThere) {
+  cl_device_id device = nullptr;
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  constexpr size_t kN = 64;
+  std::vector<float> host(kN, 3.0f);
+  cl_mem x = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, kN * sizeof(float), host.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t g = kN;
+  const float one = 1.0f, two = 2.0f;
+  // Two launches of a first kernel object: the program's image is loaded.
+  cl_kernel first = hkCreateKernel(program, "scale", &err);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(hkSetKernelArg(first, 0, sizeof x, &x), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(first, 1, sizeof one, &one), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, first, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  }
+  cl_kernel k = hkCreateKernel(program, "scale", &err);
+  ASSERT_EQ(hkSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k, 1, sizeof two, &two), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS)
+      << "PoCL's kernel has the arguments: they were not only recorded";
+  // Behind an incomplete user event the launch goes to PoCL's queue, with the arguments.
+  cl_event gate = clCreateUserEvent(ctx, &err);
+  cl_event done = nullptr;
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 1, &gate, &done), CL_SUCCESS);
+  hk_launch_counts c{};
+  ASSERT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
+  EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 1u);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(hkWaitForEvents(1, &done), CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueReadBuffer(q, x, CL_TRUE, 0, kN * sizeof(float), host.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(host[0], 6.0f);
+  EXPECT_EQ(host[kN - 1], 6.0f);
+  // What hostkernel does not check is PoCL's to refuse.
+  const double wide = 2.0;
+  EXPECT_EQ(hkSetKernelArg(k, 1, sizeof wide, &wide), clSetKernelArg(k, 1, sizeof wide, &wide));
+  cl_mem not_a_buffer = reinterpret_cast<cl_mem>(&host[0]);
+  EXPECT_EQ(hkSetKernelArg(k, 0, sizeof not_a_buffer, &not_a_buffer),
+            clSetKernelArg(k, 0, sizeof not_a_buffer, &not_a_buffer));
+  for (cl_event e : {gate, done}) hkReleaseEvent(e);
+  hkReleaseKernel(k);
+  hkReleaseKernel(first);
+  hkReleaseMemObject(x);
+  hkReleaseProgram(program);
+  hkReleaseCommandQueue(q);
+  hkReleaseContext(ctx);
+}
+
 }  // namespace
