@@ -12,7 +12,7 @@
 //
 // The layer also answers clGetExtensionFunctionAddress[ForPlatform] for the names of
 // hostkernel's introspection functions (hkGetKernelLaunchInfo, hkGetKernelLaunchCounts,
-// hkReasonString, hkPrintReport) and for hkGetPoclDevice, so that a program can find the
+// hkReasonString, hkPrintReport, hkGetCommandCounts) and for hkGetPoclDevice, so that a program can find the
 // device and ask where its launches went without linking hostkernel; for every other
 // name the call is forwarded.
 //
@@ -49,6 +49,7 @@ void *extensionFunction(const char *name) {
       {"hkGetKernelLaunchCounts", reinterpret_cast<void *>(&hkGetKernelLaunchCounts)},
       {"hkReasonString", reinterpret_cast<void *>(&hkReasonString)},
       {"hkPrintReport", reinterpret_cast<void *>(&hkPrintReport)},
+      {"hkGetCommandCounts", reinterpret_cast<void *>(&hkGetCommandCounts)},
       {"hkGetPoclDevice", reinterpret_cast<void *>(&hkGetPoclDevice)},
   };
   for (const auto &e : kExtensions)
