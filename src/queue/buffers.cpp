@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/config.hpp"
 #include "base/next.hpp"
 #include "base/object_table.hpp"
 #include "pocl/object_id.hpp"
@@ -37,9 +38,11 @@ bool ownable(cl_mem_flags flags, std::size_t size, const void *host_ptr) {
   return (flags & CL_MEM_COPY_HOST_PTR) ? host_ptr != nullptr : host_ptr == nullptr;
 }
 
-// Whether every device of `context` runs direct commands. Remembered per context (by
+// Whether every device of `context` runs direct commands (never with HOSTKERNEL_DISABLE:
+// PoCL then allocates every buffer, as without hostkernel). Remembered per context (by
 // PoCL's object id, so a new context at a freed one's address is asked again).
 bool contextSupported(cl_context context) {
+  if (config().disable) return false;
   static auto *mutex = new std::mutex;
   static auto *known = new std::map<cl_context, std::pair<std::uint64_t, bool>>;
   const std::uint64_t id = pocl::objectId(context);
