@@ -168,20 +168,23 @@ cl_int enqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blockin
       });
 }
 
-cl_int enqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
-                             const size_t *buffer_origin, const size_t *host_origin,
-                             const size_t *region, size_t buffer_row_pitch,
-                             size_t buffer_slice_pitch, size_t host_row_pitch,
-                             size_t host_slice_pitch, void *ptr, cl_uint nwait,
-                             const cl_event *waits, cl_event *event) {
+namespace {
+
+// A rect read (`to_host`) or write between a buffer and host memory: the one body of
+// enqueueReadBufferRect and enqueueWriteBufferRect.
+template <typename Forward>
+cl_int bufferRect(const Command &c, bool to_host, cl_mem buffer, const size_t *buffer_origin,
+                  const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
+                  size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
+                  char *host, Forward forward) {
   const Buffer *b = nullptr;
   Rect br{}, hr{};
   return run(
-      {queue, CL_COMMAND_READ_BUFFER_RECT, blocking != CL_FALSE, nwait, waits, event},
+      c,
       [&](const Queue &q) {
-        if (!regionValid(region) || !ptr) return kPocl;
+        if (!regionValid(region) || !host) return kPocl;
         b = bufferFor(q, buffer, 0, 1);
-        return b && hostMayRead(*b) &&
+        return b && (to_host ? hostMayRead(*b) : hostMayWrite(*b)) &&
                        br.settle(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch,
                                  b->size) &&
                        hr.settle(host_origin, region, host_row_pitch, host_slice_pitch,
@@ -189,8 +192,25 @@ cl_int enqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool bloc
                    ? kOk
                    : kPocl;
       },
-      [&] { copyRect(static_cast<char *>(ptr), hr, b->pointer, br, region); },
       [&] {
+        if (to_host) copyRect(host, hr, b->pointer, br, region);
+        else copyRect(b->pointer, br, host, hr, region);
+      },
+      forward);
+}
+
+}  // namespace
+
+cl_int enqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                             const size_t *buffer_origin, const size_t *host_origin,
+                             const size_t *region, size_t buffer_row_pitch,
+                             size_t buffer_slice_pitch, size_t host_row_pitch,
+                             size_t host_slice_pitch, void *ptr, cl_uint nwait,
+                             const cl_event *waits, cl_event *event) {
+  return bufferRect(
+      {queue, CL_COMMAND_READ_BUFFER_RECT, blocking != CL_FALSE, nwait, waits, event}, true,
+      buffer, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+      host_row_pitch, host_slice_pitch, static_cast<char *>(ptr), [&] {
         return next().clEnqueueReadBufferRect(queue, buffer, blocking, buffer_origin,
                                               host_origin, region, buffer_row_pitch,
                                               buffer_slice_pitch, host_row_pitch,
@@ -204,23 +224,11 @@ cl_int enqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blo
                               size_t buffer_slice_pitch, size_t host_row_pitch,
                               size_t host_slice_pitch, const void *ptr, cl_uint nwait,
                               const cl_event *waits, cl_event *event) {
-  const Buffer *b = nullptr;
-  Rect br{}, hr{};
-  return run(
-      {queue, CL_COMMAND_WRITE_BUFFER_RECT, blocking != CL_FALSE, nwait, waits, event},
-      [&](const Queue &q) {
-        if (!regionValid(region) || !ptr) return kPocl;
-        b = bufferFor(q, buffer, 0, 1);
-        return b && hostMayWrite(*b) &&
-                       br.settle(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch,
-                                 b->size) &&
-                       hr.settle(host_origin, region, host_row_pitch, host_slice_pitch,
-                                 SIZE_MAX)
-                   ? kOk
-                   : kPocl;
-      },
-      [&] { copyRect(b->pointer, br, static_cast<const char *>(ptr), hr, region); },
-      [&] {
+  // The host memory is only read: the cast serves the shared body.
+  return bufferRect(
+      {queue, CL_COMMAND_WRITE_BUFFER_RECT, blocking != CL_FALSE, nwait, waits, event}, false,
+      buffer, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+      host_row_pitch, host_slice_pitch, static_cast<char *>(const_cast<void *>(ptr)), [&] {
         return next().clEnqueueWriteBufferRect(queue, buffer, blocking, buffer_origin,
                                                host_origin, region, buffer_row_pitch,
                                                buffer_slice_pitch, host_row_pitch,
