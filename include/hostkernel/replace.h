@@ -54,6 +54,7 @@
 #define clEnqueueSVMUnmap hkEnqueueSVMUnmap
 #define clEnqueueSVMMigrateMem hkEnqueueSVMMigrateMem
 #define clCreateBuffer hkCreateBuffer
+#define clCreateBufferWithProperties hkCreateBufferWithProperties
 #define clCreateSubBuffer hkCreateSubBuffer
 #define clCreateCommandQueue hkCreateCommandQueue
 #define clCreateCommandQueueWithProperties hkCreateCommandQueueWithProperties

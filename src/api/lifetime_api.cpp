@@ -198,7 +198,14 @@ cl_int hkReleaseEvent(cl_event e) {
 }
 
 cl_mem hkCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_int *err) {
-  cl_mem m = hk::queue::createBuffer(c, f, size, host, err);
+  cl_mem m = hk::queue::createBuffer(c, false, nullptr, f, size, host, err);
+  if (m) hk::queue::forgetLearnedPointer(m);
+  return m;
+}
+
+cl_mem hkCreateBufferWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags f,
+                                    size_t size, void *host, cl_int *err) {
+  cl_mem m = hk::queue::createBuffer(c, true, props, f, size, host, err);
   if (m) hk::queue::forgetLearnedPointer(m);
   return m;
 }

@@ -15,6 +15,7 @@ cl_icd_dispatch makeLoaderTable() {
   HK_FILL(clGetCommandQueueInfo);
   HK_FILL(clGetMemObjectInfo);
   HK_FILL(clSetMemObjectDestructorCallback);
+  HK_FILL(clCreateBufferWithProperties);
   HK_FILL(clGetProgramInfo);
   HK_FILL(clGetProgramBuildInfo);
   HK_FILL(clGetKernelInfo);

@@ -130,11 +130,18 @@ void publish(Buffer *b) {
 
 }  // namespace
 
-cl_mem createBuffer(cl_context context, cl_mem_flags flags, std::size_t size, void *host_ptr,
-                    cl_int *err) {
-  const auto &cl = next();
+cl_mem createBuffer(cl_context context, bool with_properties,
+                    const cl_mem_properties *properties, cl_mem_flags flags, std::size_t size,
+                    void *host_ptr, cl_int *err) {
+  // PoCL's clCreateBuffer, or clCreateBufferWithProperties when the application called it.
+  auto create = [&](cl_mem_flags f, void *host, cl_int *e) {
+    return with_properties
+               ? next().clCreateBufferWithProperties(context, properties, f, size, host, e)
+               : next().clCreateBuffer(context, f, size, host, e);
+  };
+  if (properties && properties[0] != 0) return create(flags, host_ptr, err);  // not ours to read
   if (context && (flags & CL_MEM_USE_HOST_PTR) && host_ptr && contextSupported(context)) {
-    cl_mem m = cl.clCreateBuffer(context, flags, size, host_ptr, err);
+    cl_mem m = create(flags, host_ptr, err);
     if (m) {
       auto *b = new Buffer{m, pocl::objectId(m), context, static_cast<char *>(host_ptr), size,
                            reportedFlags(m, flags & kHostPtrFlags), m, 0, false};
@@ -143,19 +150,19 @@ cl_mem createBuffer(cl_context context, cl_mem_flags flags, std::size_t size, vo
     return m;
   }
   if (!context || !ownable(flags, size, host_ptr) || !contextSupported(context))
-    return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+    return create(flags, host_ptr, err);
   char *memory = allocate(size);
-  if (!memory) return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+  if (!memory) return create(flags, host_ptr, err);
   if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(memory, host_ptr, size);
   // PoCL reads no flags as CL_MEM_READ_WRITE (clCreateBuffer.c, 3.1 to 7.1); with
   // USE_HOST_PTR added they would no longer be none.
   const cl_mem_flags access = flags & ~kHostPtrFlags ? flags & ~kHostPtrFlags : CL_MEM_READ_WRITE;
   const cl_mem_flags given = access | CL_MEM_USE_HOST_PTR;
   cl_int e = CL_SUCCESS;
-  cl_mem m = cl.clCreateBuffer(context, given, size, memory, &e);
+  cl_mem m = create(given, memory, &e);
   if (!m) {  // PoCL's error for the request as the application made it
     std::free(memory);
-    return cl.clCreateBuffer(context, flags, size, host_ptr, err);
+    return create(flags, host_ptr, err);
   }
   if (err) *err = CL_SUCCESS;
   auto *b = new Buffer{m, pocl::objectId(m), context, memory, size,

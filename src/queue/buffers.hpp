@@ -12,7 +12,7 @@
 // Buffers the application creates with CL_MEM_USE_HOST_PTR are known too (their memory
 // is the application's), and sub-buffers of known buffers (parent + origin).
 //
-//   cl_mem m = queue::createBuffer(context, flags, size, host_ptr, &err);
+//   cl_mem m = queue::createBuffer(context, false, nullptr, flags, size, host_ptr, &err);
 //   if (const queue::Buffer *b = queue::findBuffer(m)) memcpy(dst, b->pointer + off, n);
 #pragma once
 
@@ -37,11 +37,13 @@ struct Buffer {
   bool own_memory = false;  // hostkernel allocated `pointer` (USE_HOST_PTR hidden from view)
 };
 
-// clCreateBuffer through hostkernel: with memory of its own when the request is one it
-// can serve (a context of supported devices only, valid flags, no USE_HOST_PTR), else
-// PoCL's clCreateBuffer as asked. Any error is PoCL's own for the request as given.
-cl_mem createBuffer(cl_context context, cl_mem_flags flags, std::size_t size, void *host_ptr,
-                    cl_int *err);
+// clCreateBuffer or (`with_properties`) clCreateBufferWithProperties through hostkernel:
+// with memory of its own when the request is one it can serve (a context of supported
+// devices only, valid flags, no USE_HOST_PTR, no properties), else PoCL's function as
+// asked. Any error is PoCL's own for the request as given.
+cl_mem createBuffer(cl_context context, bool with_properties,
+                    const cl_mem_properties *properties, cl_mem_flags flags, std::size_t size,
+                    void *host_ptr, cl_int *err);
 // clCreateSubBuffer through hostkernel: PoCL's, then recorded when the parent is known.
 cl_mem createSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
                        const void *info, cl_int *err);

@@ -315,6 +315,33 @@ TEST_F(Commands, BuffersReportTheFlagsAndHostPointerTheApplicationAskedFor) {
   }
 }
 
+TEST_F(Commands, BuffersMadeWithPropertiesRunDirectlyAndReportTheirProperties) {
+  constexpr size_t kBytes = 256;
+  const auto init = Pattern(kBytes, 8);
+  const cl_mem_properties none[] = {0};
+  for (const cl_mem_properties *props : {static_cast<const cl_mem_properties *>(nullptr), none}) {
+    cl_int err = CL_SUCCESS;
+    cl_mem hk = hkCreateBufferWithProperties(ctx_, props, CL_MEM_COPY_HOST_PTR, kBytes,
+                                             const_cast<unsigned char *>(init.data()), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_mem pocl = clCreateBufferWithProperties(ctx_, props, CL_MEM_COPY_HOST_PTR, kBytes,
+                                               const_cast<unsigned char *>(init.data()), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    size_t hn = 1, pn = 1;
+    ASSERT_EQ(hkGetMemObjectInfo(hk, CL_MEM_PROPERTIES, 0, nullptr, &hn), CL_SUCCESS);
+    ASSERT_EQ(clGetMemObjectInfo(pocl, CL_MEM_PROPERTIES, 0, nullptr, &pn), CL_SUCCESS);
+    EXPECT_EQ(hn, pn);
+    CountsSince reads(CL_COMMAND_READ_BUFFER);
+    std::vector<unsigned char> out(kBytes);
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, hk, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(out, init);
+    EXPECT_EQ(reads.direct(), 1u);
+    hkReleaseMemObject(hk);
+    hkReleaseMemObject(pocl);
+  }
+}
+
 TEST_F(Commands, ApplicationsHostPointerBuffersAndSubBuffersRunDirectly) {
   constexpr size_t kBytes = 2048;
   std::vector<unsigned char> mine = Pattern(kBytes, 11);
