@@ -1,6 +1,7 @@
 #include "launch_paths.hpp"
 
 #include "opencl_env.hpp"
+#include "state_path.hpp"
 
 #include <hostkernel/hostkernel.h>
 #include <omp.h>
@@ -258,18 +259,9 @@ template <class Api>
 Path makePath(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch,
               Variant variant = Variant::kPlain, std::string name = Api::kName,
               std::optional<std::array<std::size_t, 3>> global = std::nullopt) {
-  auto state = std::make_shared<LaunchState<Api>>(env, std::move(launch), variant, global);
-  Path p;
-  p.name = std::move(name);
-  p.setup = [state] { state->setup(); };
-  p.run = [state](std::uint64_t n) { state->run(n); };
-  p.check = [state] { return state->check(); };
-  if constexpr (Api::kCounts) {
-    p.mark = [state] { state->mark(); };
-    p.note = [state] { return state->note(); };
-    p.shares = [state] { return state->shares(); };
-  }
-  return p;
+  return statePath<Api::kCounts>(
+      std::move(name),
+      std::make_shared<LaunchState<Api>>(env, std::move(launch), variant, global));
 }
 
 std::string percent(cl_ulong part, cl_ulong total) {
