@@ -21,7 +21,7 @@ def main():
     mode = sys.argv.pop(1) if len(sys.argv) > 1 else "nopool"
     if mode not in ("nopool", "pool"):
         sys.exit("usage: pyopencl_arrays.py nopool|pool [steps]")
-    steps = steps_from_argv(1500 if mode == "nopool" else 3000)
+    steps = steps_from_argv(4000)
     context, queue = pocl_queue()
     allocator = None
     if mode == "pool":
@@ -32,16 +32,13 @@ def main():
     y = cla.to_device(queue, y_host, allocator=allocator)
     state = {"y": y}
 
-    def loop():
-        y = state["y"]
-        for _ in range(steps):
-            y = (2 * x + y) * 0.5 - x / 4
-        state["y"] = y
+    def step():
+        state["y"] = (2 * x + state["y"]) * 0.5 - x / 4
 
-    timed(loop)
+    timed(step, steps)
     got = state["y"].get()
     want = y_host.copy()
-    for _ in range(steps):
+    for _ in range(steps + 1):
         want = (np.float32(2) * x_host + want) * np.float32(0.5) - x_host / np.float32(4)
     if not np.array_equal(got, want):
         bad = int(np.flatnonzero(got != want)[0])

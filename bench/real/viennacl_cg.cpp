@@ -37,7 +37,7 @@ constexpr std::size_t kN = 1024;
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 40;
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 80;
   viennacl::ocl::set_context_device_type(0, viennacl::ocl::cpu_tag());
 
   std::vector<std::map<unsigned int, float>> rows(kN);
@@ -59,9 +59,11 @@ int main(int argc, char **argv) {
   viennacl::copy(uHost, u);
   viennacl::copy(wHost, w);
 
+  // Repetition 0 is untimed: ViennaCL builds its programs on first use.
   std::vector<float> x(kN), t(kN);
-  const auto start = std::chrono::steady_clock::now();
-  for (int r = 0; r < reps; ++r) {
+  auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r <= reps; ++r) {
+    if (r == 1) start = std::chrono::steady_clock::now();
     viennacl::vector<float> xs = viennacl::linalg::solve(A, b, viennacl::linalg::cg_tag(1e-6, 500));
     // New vectors per expression, as application code writes them.
     for (int k = 0; k < 20; ++k) {
@@ -70,9 +72,9 @@ int main(int argc, char **argv) {
       viennacl::vector<float> p = viennacl::linalg::element_prod(d, w);
       const float n2 = viennacl::linalg::norm_2(p);
       if (!(n2 >= 0.0f)) wrong("norm_2", n2, 0.0);
-      if (k == 19 && r == reps - 1) viennacl::copy(p, t);
+      if (k == 19 && r == reps) viennacl::copy(p, t);
     }
-    if (r == reps - 1) viennacl::copy(xs, x);
+    if (r == reps) viennacl::copy(xs, x);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
