@@ -1,10 +1,10 @@
 // A Path whose functions are the members of one state object shared by them:
 //
-//   auto state = std::make_shared<MyState>(...);   // setup(), run(n), check() [, mark(),
-//   Path p = statePath<kCounts>("queue", state);   //  note(), shares() when kCounts]
+//   auto state = std::make_shared<MyState>(...);  // setup(), run(n), check(), mark(),
+//   Path p = statePath<false>("queue", state);     // note() [, shares() when kCounts]
 //
-// kCounts: the state also reports where its hostkernel launches went (mark before the
-// timed runs, note and shares after them).
+// Every state has mark() (before the timed runs) and note() (after them); kCounts: it also
+// has shares(), the fractions of its hostkernel launches by path.
 #pragma once
 
 #include "registry.hpp"
@@ -22,11 +22,9 @@ Path statePath(std::string name, std::shared_ptr<State> state) {
   p.setup = [state] { state->setup(); };
   p.run = [state](std::uint64_t n) { state->run(n); };
   p.check = [state] { return state->check(); };
-  if constexpr (kCounts) {
-    p.mark = [state] { state->mark(); };
-    p.note = [state] { return state->note(); };
-    p.shares = [state] { return state->shares(); };
-  }
+  p.mark = [state] { state->mark(); };
+  p.note = [state] { return state->note(); };
+  if constexpr (kCounts) p.shares = [state] { return state->shares(); };
   return p;
 }
 

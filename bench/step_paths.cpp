@@ -160,26 +160,30 @@ class StepState {
   }
 
   void mark() {
+    probed_ = std::nullopt;
+    if (!kernel_) return;
     if constexpr (Api::kCounts) {
-      probed_ = std::nullopt;
       hk_launch_counts c{};
-      if (kernel_ && hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
+      if (hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
         for (int p = 0; p < 3; ++p) marked_[p] = c.by_path[p];
+    } else {
+      marked_ = layerLaunchCounts(kernel_);
     }
   }
 
-  // Where the timed launches went. With a kernel object per step, where the launch of
-  // one more step went (its object is asked before the step releases it).
+  // Where the timed launches went (on the queue path: through the layer, if the process
+  // runs with it). With a kernel object per step, where the launch of one more step went
+  // (its object is asked before the step releases it).
   std::string note() {
-    if constexpr (Api::kCounts) {
-      if (kernel_) return hostkernelLaunchNote(kernel_, marked_, &shares_);
-      probe_ = true;
-      stepOnce(next_++);
-      probe_ = false;
-      if (!probed_) return "no launch counts";
-      return "next step's launch: " + *probed_;
+    if (kernel_) {
+      if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_, marked_, &shares_);
+      return layerLaunchNote(kernel_, marked_);
     }
-    return {};
+    probe_ = true;
+    stepOnce(next_++);
+    probe_ = false;
+    if (!probed_ || probed_->empty()) return {};
+    return "next step's launch: " + *probed_;
   }
   std::optional<std::array<double, 3>> shares() const {
     if constexpr (Api::kCounts)
@@ -330,8 +334,12 @@ class StepState {
         must(Api::SetKernelArg(k, 2, sizeof n_, &n_), "set n");
         must(launch(k), "launch");
         must(readOut(out_), "read");
-        if constexpr (Api::kCounts)
-          if (probe_) probed_ = hostkernelLaunchNote(k);
+        if (probe_) [[unlikely]] {
+          if constexpr (Api::kCounts)
+            probed_ = hostkernelLaunchNote(k);
+          else
+            probed_ = layerLaunchNote(k, {});
+        }
         must(Api::ReleaseKernel(k), "release kernel");
         return dst_[at];
       }

@@ -4,12 +4,14 @@
 #                                  runs: exit 0 (every step's and the final check passed)
 #                                  and a row per case and path
 #   integration.bench_steps_layer  the same with OPENCL_LAYERS=<the layer>: the queue path's
-#                                  cl* calls go through the layer
+#                                  cl* calls go through the layer, and its rows' notes say
+#                                  where the layer sent the launches ("layer: ...")
 #   integration.real_programs_ab_list  scripts/real-programs-ab.sh --list names every
 #                                  workload, and a bad argument exits 2 (no workload runs:
 #                                  they need packages and take a minute)
 #
-# Run as a script (cmake -DBENCH=... -P steps.cmake) this file is the driver of the first two.
+# Run as a script (cmake -DBENCH=... [-DLAYER=1] -P steps.cmake) this file is the driver of
+# the first two.
 
 if(CMAKE_SCRIPT_MODE_FILE)
   execute_process(COMMAND ${BENCH} --quick --runs 3 --filter "^steps/"
@@ -25,24 +27,22 @@ if(CMAKE_SCRIPT_MODE_FILE)
         message(FATAL_ERROR "no row for steps/${c} ${path}:\n${table}")
       endif()
     endforeach()
+    if(LAYER AND NOT table MATCHES "steps/${c} +applications +queue [^\n]*layer: ")
+      message(FATAL_ERROR "steps/${c}: the queue path's launches did not go through the layer:\n${table}")
+    endif()
   endforeach()
   return()
 endif()
 
 if(TARGET pocl-launch-bench)
-  foreach(mode plain layer)
-    set(name integration.bench_steps)
-    if(mode STREQUAL "layer")
-      set(name integration.bench_steps_layer)
-    endif()
-    add_test(NAME ${name}
-             COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
-                     -P ${CMAKE_CURRENT_LIST_FILE})
-    if(mode STREQUAL "layer" AND TARGET hostkernel-layer)
-      set_tests_properties(${name} PROPERTIES
-                           ENVIRONMENT "OPENCL_LAYERS=$<TARGET_FILE:hostkernel-layer>")
-    endif()
-  endforeach()
+  add_test(NAME integration.bench_steps
+           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
+                   -P ${CMAKE_CURRENT_LIST_FILE})
+  add_test(NAME integration.bench_steps_layer
+           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench> -DLAYER=1
+                   -P ${CMAKE_CURRENT_LIST_FILE})
+  set_tests_properties(integration.bench_steps_layer PROPERTIES
+                       ENVIRONMENT "OPENCL_LAYERS=$<TARGET_FILE:hostkernel-layer>")
 endif()
 
 add_test(NAME integration.real_programs_ab_list
