@@ -44,6 +44,7 @@ workloads=(
   "pyopencl-reductions|/usr/bin/python3 pyopencl_reductions.py"
   "viennacl-cg|@/viennacl-cg"
   "boost-compute|@/boost-compute"
+  "clblast-small|@/clblast-small"
 )
 if ((list)); then
   for w in "${workloads[@]}"; do echo "${w%%|*}: ${w#*|}"; done
@@ -52,8 +53,8 @@ fi
 [[ -f $layer ]] || { echo "real-programs-ab: $layer missing (build the hostkernel-layer target)" >&2; exit 2; }
 
 # Debian's packages the workloads use; apt-get only when one is missing.
-packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev g++ ocl-icd-opencl-dev
-          pocl-opencl-icd)
+packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev libclblast-dev g++
+          ocl-icd-opencl-dev pocl-opencl-icd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -68,12 +69,14 @@ fi
 # any warning level (deprecated OpenCL 1.x calls): -w keeps the output to the results.
 bin=$build/real-programs
 mkdir -p "$bin"
-for src in viennacl_cg boost_compute; do
+for entry in viennacl_cg boost_compute clblast_small:-lclblast; do
+  src=${entry%%:*} libs=
+  [[ $entry == *:* ]] && libs=${entry#*:}
   out=$bin/${src//_/-}
   if [[ ! -x $out || $repo/bench/real/$src.cpp -nt $out ]]; then
     echo "compiling $src.cpp" >&2
     g++ -std=c++17 -O2 -w -DCL_TARGET_OPENCL_VERSION=120 -o "$out" \
-      "$repo/bench/real/$src.cpp" -lOpenCL
+      "$repo/bench/real/$src.cpp" $libs -lOpenCL
   fi
 done
 

@@ -1,0 +1,133 @@
+// CLBlast on PoCL: small BLAS calls, repeated. CLBlast keeps compiled programs in a cache
+// and creates a kernel object for every routine call; Dot also allocates a temporary
+// buffer per call.
+//
+//   clblast-small [repetitions]
+//
+// One repetition: y += 2 x, y -= 2 x (SAXPY on 4096 floats), x . x (SDOT, result read
+// back) and C = A B (SGEMM, 64 x 64). Inputs are small integers, exact in float: every
+// result must equal the host's. A wrong result prints "WRONG RESULT" and exits 1; the time
+// of the repetitions after the first (which builds the programs) is printed as
+// "loop_seconds S".
+#include <clblast.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t kN = 4096;
+constexpr std::size_t kM = 64;
+
+[[noreturn]] void wrong(const char *what, double got, double want) {
+  std::fprintf(stderr, "WRONG RESULT: %s = %.9g, want %.9g\n", what, got, want);
+  std::exit(1);
+}
+
+void must(cl_int err, const char *what) {
+  if (err != CL_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %d\n", what, err);
+    std::exit(2);
+  }
+}
+
+void must(clblast::StatusCode status, const char *what) {
+  must(static_cast<cl_int>(status), what);
+}
+
+cl_device_id poclCpu(cl_platform_id *platform) {
+  cl_platform_id platforms[8];
+  cl_uint count = 0;
+  must(clGetPlatformIDs(8, platforms, &count), "clGetPlatformIDs");
+  for (cl_uint i = 0; i < count; ++i) {
+    char name[256] = {};
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
+    cl_device_id device;
+    if (std::string(name).find("Portable Computing Language") != std::string::npos &&
+        clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS) {
+      *platform = platforms[i];
+      return device;
+    }
+  }
+  std::fprintf(stderr, "no PoCL CPU device\n");
+  std::exit(2);
+}
+
+cl_mem buffer(cl_context context, cl_command_queue queue, const std::vector<float> &init) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, init.size() * sizeof(float), nullptr,
+                            &err);
+  must(err, "clCreateBuffer");
+  must(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, init.size() * sizeof(float), init.data(), 0,
+                            nullptr, nullptr), "clEnqueueWriteBuffer");
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 2500;
+  cl_platform_id platform;
+  cl_device_id device = poclCpu(&platform);
+  cl_int err;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  must(err, "clCreateContext");
+  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+  must(err, "clCreateCommandQueue");
+
+  std::vector<float> xHost(kN), yHost(kN), aHost(kM * kM), bHost(kM * kM);
+  for (std::size_t i = 0; i < kN; ++i) {
+    xHost[i] = static_cast<float>(i % 16);
+    yHost[i] = static_cast<float>(i % 7);
+  }
+  for (std::size_t i = 0; i < kM * kM; ++i) {
+    aHost[i] = static_cast<float>(i % 4);
+    bHost[i] = static_cast<float>((i * 3) % 5);
+  }
+  cl_mem x = buffer(context, queue, xHost), y = buffer(context, queue, yHost);
+  cl_mem a = buffer(context, queue, aHost), b = buffer(context, queue, bHost);
+  cl_mem c = buffer(context, queue, std::vector<float>(kM * kM, -1.0f));
+  cl_mem dot = buffer(context, queue, std::vector<float>(1, 0.0f));
+
+  double wantDot = 0;
+  for (float v : xHost) wantDot += static_cast<double>(v) * v;
+
+  auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r <= reps; ++r) {
+    if (r == 1) start = std::chrono::steady_clock::now();
+    must(clblast::Axpy<float>(kN, 2.0f, x, 0, 1, y, 0, 1, &queue), "Axpy");
+    must(clblast::Axpy<float>(kN, -2.0f, x, 0, 1, y, 0, 1, &queue), "Axpy");
+    must(clblast::Dot<float>(kN, dot, 0, x, 0, 1, x, 0, 1, &queue), "Dot");
+    must(clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                              clblast::Transpose::kNo, kM, kM, kM, 1.0f, a, 0, kM, b, 0, kM,
+                              0.0f, c, 0, kM, &queue), "Gemm");
+    float got = 0;
+    must(clEnqueueReadBuffer(queue, dot, CL_TRUE, 0, sizeof got, &got, 0, nullptr, nullptr),
+         "read dot");
+    if (got != wantDot) wrong("dot", got, wantDot);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::vector<float> yOut(kN), cOut(kM * kM);
+  must(clEnqueueReadBuffer(queue, y, CL_TRUE, 0, kN * sizeof(float), yOut.data(), 0, nullptr,
+                           nullptr), "read y");
+  must(clEnqueueReadBuffer(queue, c, CL_TRUE, 0, kM * kM * sizeof(float), cOut.data(), 0,
+                           nullptr, nullptr), "read c");
+  for (std::size_t i = 0; i < kN; ++i)
+    if (yOut[i] != yHost[i]) wrong("axpy", yOut[i], yHost[i]);
+  for (std::size_t i = 0; i < kM; ++i)
+    for (std::size_t j = 0; j < kM; ++j) {
+      float want = 0;
+      for (std::size_t k = 0; k < kM; ++k) want += aHost[i * kM + k] * bHost[k * kM + j];
+      if (cOut[i * kM + j] != want) wrong("gemm", cOut[i * kM + j], want);
+    }
+  for (cl_mem m : {x, y, a, b, c, dot}) clReleaseMemObject(m);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  std::printf("loop_seconds %.6f\n", seconds);
+  return 0;
+}
