@@ -2,7 +2,8 @@
 // launch, each one whole step timed through hostkernel's entry points against PoCL's
 // queue in the same run (bench/step_paths.hpp). One kernel throughout:
 // guarded_copy(in, out, n), out[i] = in[i] * 2 + 1, on 1024 ints (4 KB, local 64, one
-// inline launch) or 262144 ints (1 MB, local 256, a team launch).
+// inline launch) or 262144 ints (1 MB, local 256: above the inline limit, a launch of
+// team size; the hostkernel note says where it ran).
 #include "step_paths.hpp"
 
 namespace hkbench {
@@ -21,8 +22,8 @@ constexpr StepSpec kSteps[] = {
     {"steps/write-launch-read/4k", Step::kWriteLaunchRead, kSmallItems,
      "one op = non-blocking write of in + launch + blocking read of out; 4 KB, local 64"},
     {"steps/write-launch-read/1m", Step::kWriteLaunchRead, kLargeItems,
-     "one op = non-blocking write of in + team launch + blocking read of out; 1 MB of "
-     "ints, local 256"},
+     "one op = non-blocking write of in + launch of team size + blocking read of out; "
+     "1 MB of ints, local 256"},
     {"steps/fill-launch-read/4k", Step::kFillLaunchRead, kSmallItems,
      "one op = fill in with one int + launch + blocking read of out; 4 KB, local 64"},
     {"steps/copy-launch-read/4k", Step::kCopyLaunchRead, kSmallItems,

@@ -37,7 +37,7 @@ enum class Step {
 };
 
 inline constexpr std::size_t kSmallItems = 1024;         // 4 KB of ints: inline launch
-inline constexpr std::size_t kLargeItems = 256 * 1024;   // 1 MB of ints: team launch
+inline constexpr std::size_t kLargeItems = 256 * 1024;   // 1 MB of ints: team size
 
 // A case of category "applications" whose paths run `step` on `items` ints (local size
 // 64 for 4 KB, 256 above) through HkCalls and ClCalls.

@@ -21,7 +21,7 @@ def main():
     mode = sys.argv.pop(1) if len(sys.argv) > 1 else "nopool"
     if mode not in ("nopool", "pool"):
         sys.exit("usage: pyopencl_arrays.py nopool|pool [steps]")
-    steps = steps_from_argv(4000)
+    steps = steps_from_argv(4000 if mode == "nopool" else 8000)
     context, queue = pocl_queue()
     allocator = None
     if mode == "pool":
