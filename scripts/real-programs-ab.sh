@@ -45,6 +45,7 @@ workloads=(
   "viennacl-cg|@/viennacl-cg"
   "boost-compute|@/boost-compute"
   "clblast-small|@/clblast-small"
+  "clfft-small|@/clfft-small"
 )
 if ((list)); then
   for w in "${workloads[@]}"; do echo "${w%%|*}: ${w#*|}"; done
@@ -53,8 +54,8 @@ fi
 [[ -f $layer ]] || { echo "real-programs-ab: $layer missing (build the hostkernel-layer target)" >&2; exit 2; }
 
 # Debian's packages the workloads use; apt-get only when one is missing.
-packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev libclblast-dev g++
-          ocl-icd-opencl-dev pocl-opencl-icd)
+packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev libclblast-dev
+          libclfft-dev g++ ocl-icd-opencl-dev pocl-opencl-icd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -69,7 +70,7 @@ fi
 # any warning level (deprecated OpenCL 1.x calls): -w keeps the output to the results.
 bin=$build/real-programs
 mkdir -p "$bin"
-for entry in viennacl_cg boost_compute clblast_small:-lclblast; do
+for entry in viennacl_cg boost_compute clblast_small:-lclblast clfft_small:-lclFFT; do
   src=${entry%%:*} libs=
   [[ $entry == *:* ]] && libs=${entry#*:}
   out=$bin/${src//_/-}

@@ -48,7 +48,7 @@ endif()
 add_test(NAME integration.real_programs_ab_list
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/real-programs-ab.sh --build ${PROJECT_BINARY_DIR} --list)
 set_tests_properties(integration.real_programs_ab_list PROPERTIES
-                     PASS_REGULAR_EXPRESSION "pyopencl-arrays-nopool.*pyopencl-arrays-pool.*pyopencl-reductions.*viennacl-cg.*boost-compute.*clblast-small")
+                     PASS_REGULAR_EXPRESSION "pyopencl-arrays-nopool.*pyopencl-arrays-pool.*pyopencl-reductions.*viennacl-cg.*boost-compute.*clblast-small.*clfft-small")
 add_test(NAME integration.real_programs_ab_bad_argument
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/real-programs-ab.sh --pairs 0)
 set_tests_properties(integration.real_programs_ab_bad_argument PROPERTIES WILL_FAIL TRUE)
