@@ -66,18 +66,20 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 fi
 
-# The C++ workloads, rebuilt when their source changed. The libraries' headers warn at
-# any warning level (deprecated OpenCL 1.x calls): -w keeps the output to the results.
+# The C++ workloads (source:libraries), rebuilt when their source or workload.hpp changed.
+# The libraries' headers warn at any warning level (deprecated OpenCL 1.x calls): -w keeps
+# the output to the results.
 bin=$build/real-programs
+real=$repo/bench/real
 mkdir -p "$bin"
 for entry in viennacl_cg boost_compute clblast_small:-lclblast clfft_small:-lclFFT; do
   src=${entry%%:*} libs=
   [[ $entry == *:* ]] && libs=${entry#*:}
   out=$bin/${src//_/-}
-  if [[ ! -x $out || $repo/bench/real/$src.cpp -nt $out ]]; then
+  if [[ ! -x $out || $real/$src.cpp -nt $out || $real/workload.hpp -nt $out ]]; then
     echo "compiling $src.cpp" >&2
     g++ -std=c++17 -O2 -w -DCL_TARGET_OPENCL_VERSION=120 -o "$out" \
-      "$repo/bench/real/$src.cpp" $libs -lOpenCL
+      "$real/$src.cpp" $libs -lOpenCL
   fi
 done
 
@@ -95,7 +97,7 @@ run() {
   [[ $kind == layer ]] && env=(OPENCL_LAYERS="$layer")
   [[ $kind == layer && -n ${report:-} ]] && env+=(HOSTKERNEL_REPORT=1)
   t0=$(date +%s%N)
-  (cd "$repo/bench/real" && env "${env[@]}" $cmd) >"$tmp/out" 2>"$tmp/err" || status=$?
+  (cd "$real" && env "${env[@]}" $cmd) >"$tmp/out" 2>"$tmp/err" || status=$?
   t1=$(date +%s%N)
   if ((status)) || grep -q "WRONG RESULT" "$tmp/out" "$tmp/err"; then
     echo "real-programs-ab: FAILED: $name ($kind), exit status $status: $cmd" >&2

@@ -8,6 +8,8 @@
 // Inputs are small integers, exact in float: every result must equal the host's. A wrong
 // result prints "WRONG RESULT" and exits 1; the time of the repetitions is printed as
 // "loop_seconds S".
+#include "workload.hpp"
+
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/reduce.hpp>
 #include <boost/compute/algorithm/transform.hpp>
@@ -16,35 +18,21 @@
 #include <boost/compute/functional.hpp>
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 namespace compute = boost::compute;
 
 namespace {
 
+using workload::wrong;
+
 constexpr std::size_t kN = 4096;
-
-[[noreturn]] void wrong(const char *what, double got, double want) {
-  std::fprintf(stderr, "WRONG RESULT: %s = %.9g, want %.9g\n", what, got, want);
-  std::exit(1);
-}
-
-compute::device poclCpu() {
-  for (const compute::platform &p : compute::system::platforms())
-    if (p.name().find("Portable Computing Language") != std::string::npos)
-      for (const compute::device &d : p.devices(compute::device::cpu)) return d;
-  std::fprintf(stderr, "no PoCL CPU device\n");
-  std::exit(2);
-}
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 5000;
-  compute::device device = poclCpu();
+  const int reps = workload::repetitions(argc, argv, 5000);
+  compute::device device(workload::poclCpu());
   compute::context context(device);
   compute::command_queue queue(context, device);
 
@@ -71,8 +59,7 @@ int main(int argc, char **argv) {
     compute::reduce(c.begin(), c.end(), &sum, queue);
     if (sum != wantSum) wrong("reduce", sum, wantSum);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  workload::printLoopSeconds(start);
 
   std::vector<float> cHost(kN);
   compute::copy(c.begin(), c.end(), cHost.begin(), queue);
@@ -80,6 +67,5 @@ int main(int argc, char **argv) {
     const float want = (aHost[i] + bHost[i]) * bHost[i];
     if (cHost[i] != want) wrong("transform", cHost[i], want);
   }
-  std::printf("loop_seconds %.6f\n", seconds);
   return 0;
 }

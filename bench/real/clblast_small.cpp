@@ -9,51 +9,23 @@
 // result must equal the host's. A wrong result prints "WRONG RESULT" and exits 1; the time
 // of the repetitions after the first (which builds the programs) is printed as
 // "loop_seconds S".
+#include "workload.hpp"
+
 #include <clblast.h>
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 namespace {
 
+using workload::must;
+using workload::wrong;
+
 constexpr std::size_t kN = 4096;
 constexpr std::size_t kM = 64;
 
-[[noreturn]] void wrong(const char *what, double got, double want) {
-  std::fprintf(stderr, "WRONG RESULT: %s = %.9g, want %.9g\n", what, got, want);
-  std::exit(1);
-}
-
-void must(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, err);
-    std::exit(2);
-  }
-}
-
 void must(clblast::StatusCode status, const char *what) {
   must(static_cast<cl_int>(status), what);
-}
-
-cl_device_id poclCpu(cl_platform_id *platform) {
-  cl_platform_id platforms[8];
-  cl_uint count = 0;
-  must(clGetPlatformIDs(8, platforms, &count), "clGetPlatformIDs");
-  for (cl_uint i = 0; i < count; ++i) {
-    char name[256] = {};
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    cl_device_id device;
-    if (std::string(name).find("Portable Computing Language") != std::string::npos &&
-        clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS) {
-      *platform = platforms[i];
-      return device;
-    }
-  }
-  std::fprintf(stderr, "no PoCL CPU device\n");
-  std::exit(2);
 }
 
 cl_mem buffer(cl_context context, cl_command_queue queue, const std::vector<float> &init) {
@@ -69,9 +41,8 @@ cl_mem buffer(cl_context context, cl_command_queue queue, const std::vector<floa
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 2500;
-  cl_platform_id platform;
-  cl_device_id device = poclCpu(&platform);
+  const int reps = workload::repetitions(argc, argv, 2500);
+  cl_device_id device = workload::poclCpu();
   cl_int err;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   must(err, "clCreateContext");
@@ -109,8 +80,7 @@ int main(int argc, char **argv) {
          "read dot");
     if (got != wantDot) wrong("dot", got, wantDot);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  workload::printLoopSeconds(start);
 
   std::vector<float> yOut(kN), cOut(kM * kM);
   must(clEnqueueReadBuffer(queue, y, CL_TRUE, 0, kN * sizeof(float), yOut.data(), 0, nullptr,
@@ -128,6 +98,5 @@ int main(int argc, char **argv) {
   for (cl_mem m : {x, y, a, b, c, dot}) clReleaseMemObject(m);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
-  std::printf("loop_seconds %.6f\n", seconds);
   return 0;
 }

@@ -8,46 +8,20 @@
 // must be within 1e-3 of it (the inputs are integers below 16). A wrong result prints
 // "WRONG RESULT" and exits 1; the time of the repetitions after the first is printed as
 // "loop_seconds S".
+#include "workload.hpp"
+
 #include <clFFT.h>
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 namespace {
 
+using workload::must;
+using workload::wrong;
+
 constexpr std::size_t kN = 1024;  // complex points per transform
-
-[[noreturn]] void wrong(const char *what, double got, double want) {
-  std::fprintf(stderr, "WRONG RESULT: %s = %.9g, want %.9g\n", what, got, want);
-  std::exit(1);
-}
-
-void must(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, err);
-    std::exit(2);
-  }
-}
-
-cl_device_id poclCpu() {
-  cl_platform_id platforms[8];
-  cl_uint count = 0;
-  must(clGetPlatformIDs(8, platforms, &count), "clGetPlatformIDs");
-  for (cl_uint i = 0; i < count; ++i) {
-    char name[256] = {};
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    cl_device_id device;
-    if (std::string(name).find("Portable Computing Language") != std::string::npos &&
-        clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_CPU, 1, &device, nullptr) == CL_SUCCESS)
-      return device;
-  }
-  std::fprintf(stderr, "no PoCL CPU device\n");
-  std::exit(2);
-}
 
 clfftPlanHandle plan(cl_context context, cl_command_queue queue) {
   clfftPlanHandle p;
@@ -63,8 +37,8 @@ clfftPlanHandle plan(cl_context context, cl_command_queue queue) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 12000;
-  cl_device_id device = poclCpu();
+  const int reps = workload::repetitions(argc, argv, 12000);
+  cl_device_id device = workload::poclCpu();
   cl_int err;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   must(err, "clCreateContext");
@@ -99,8 +73,7 @@ int main(int argc, char **argv) {
     const std::size_t at = static_cast<std::size_t>(r) % (2 * kN);
     if (!(std::fabs(back[at] - signal[at]) < 1e-3f)) wrong("back[i]", back[at], signal[at]);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  workload::printLoopSeconds(start);
   for (std::size_t i = 0; i < 2 * kN; ++i)
     if (!(std::fabs(back[i] - signal[i]) < 1e-3f)) wrong("back[i]", back[i], signal[i]);
 
@@ -109,6 +82,5 @@ int main(int argc, char **argv) {
   for (cl_mem m : {in, freq, out}) clReleaseMemObject(m);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
-  std::printf("loop_seconds %.6f\n", seconds);
   return 0;
 }

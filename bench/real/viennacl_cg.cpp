@@ -12,6 +12,8 @@
 // prints "WRONG RESULT" and exits 1; the time of the repetitions is printed as
 // "loop_seconds S".
 #define VIENNACL_WITH_OPENCL
+#include "workload.hpp"
+
 #include <viennacl/compressed_matrix.hpp>
 #include <viennacl/linalg/cg.hpp>
 #include <viennacl/linalg/norm_2.hpp>
@@ -20,24 +22,19 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <vector>
 
 namespace {
 
-constexpr std::size_t kN = 1024;
+using workload::wrong;
 
-[[noreturn]] void wrong(const char *what, double got, double want) {
-  std::fprintf(stderr, "WRONG RESULT: %s = %.9g, want %.9g\n", what, got, want);
-  std::exit(1);
-}
+constexpr std::size_t kN = 1024;
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 80;
+  const int reps = workload::repetitions(argc, argv, 80);
   viennacl::ocl::set_context_device_type(0, viennacl::ocl::cpu_tag());
 
   std::vector<std::map<unsigned int, float>> rows(kN);
@@ -76,8 +73,7 @@ int main(int argc, char **argv) {
     }
     if (r == reps) viennacl::copy(xs, x);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  workload::printLoopSeconds(start);
 
   double res = 0, nb = 0;
   for (std::size_t i = 0; i < kN; ++i) {
@@ -92,6 +88,5 @@ int main(int argc, char **argv) {
     const float want = (uHost[i] - wHost[i]) * wHost[i];
     if (t[i] != want) wrong("element_prod", t[i], want);
   }
-  std::printf("loop_seconds %.6f\n", seconds);
   return 0;
 }
