@@ -5,7 +5,8 @@
 //
 //   boost-compute [repetitions]
 //
-// Inputs are small integers, exact in float: every result must equal the host's. A wrong
+// One element of the input changes per repetition. Inputs are small integers, exact in
+// float: every result must equal the host's. A wrong
 // result prints "WRONG RESULT" and exits 1; the time of the repetitions is printed as
 // "loop_seconds S".
 #include "workload.hpp"
@@ -52,6 +53,14 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   for (int r = 0; r <= reps; ++r) {
     if (r == 1) start = std::chrono::steady_clock::now();
+    // One element of a changes per repetition (a write), so a lost or stale operation
+    // shows in the sum.
+    const std::size_t at = static_cast<std::size_t>(r) % kN;
+    const float v = static_cast<float>((r * 5) % 16);
+    wantSum += static_cast<double>((v + bHost[at]) * bHost[at]) -
+               static_cast<double>((aHost[at] + bHost[at]) * bHost[at]);
+    aHost[at] = v;
+    a[at] = v;
     compute::transform(a.begin(), a.end(), b.begin(), c.begin(), compute::plus<float>(), queue);
     compute::transform(c.begin(), c.end(), b.begin(), c.begin(), compute::multiplies<float>(),
                        queue);

@@ -4,9 +4,10 @@
 //
 //   clblast-small [repetitions]
 //
-// One repetition: y += 2 x, y -= 2 x (SAXPY on 4096 floats), x . x (SDOT, result read
-// back) and C = A B (SGEMM, 64 x 64). Inputs are small integers, exact in float: every
-// result must equal the host's. A wrong result prints "WRONG RESULT" and exits 1; the time
+// One repetition: y += 2 x, y -= x (SAXPY on 4096 floats), x . x (SDOT, result read back)
+// and C += A B (SGEMM, 64 x 64). y and C grow by x and A B every repetition, so a lost or
+// repeated call shows at the end. Inputs are small integers and every value stays below
+// 2^24, exact in float: every result must equal the host's. A wrong result prints "WRONG RESULT" and exits 1; the time
 // of the repetitions after the first (which builds the programs) is printed as
 // "loop_seconds S".
 #include "workload.hpp"
@@ -60,7 +61,7 @@ int main(int argc, char **argv) {
   }
   cl_mem x = buffer(context, queue, xHost), y = buffer(context, queue, yHost);
   cl_mem a = buffer(context, queue, aHost), b = buffer(context, queue, bHost);
-  cl_mem c = buffer(context, queue, std::vector<float>(kM * kM, -1.0f));
+  cl_mem c = buffer(context, queue, std::vector<float>(kM * kM, 0.0f));
   cl_mem dot = buffer(context, queue, std::vector<float>(1, 0.0f));
 
   double wantDot = 0;
@@ -70,11 +71,11 @@ int main(int argc, char **argv) {
   for (int r = 0; r <= reps; ++r) {
     if (r == 1) start = std::chrono::steady_clock::now();
     must(clblast::Axpy<float>(kN, 2.0f, x, 0, 1, y, 0, 1, &queue), "Axpy");
-    must(clblast::Axpy<float>(kN, -2.0f, x, 0, 1, y, 0, 1, &queue), "Axpy");
+    must(clblast::Axpy<float>(kN, -1.0f, x, 0, 1, y, 0, 1, &queue), "Axpy");
     must(clblast::Dot<float>(kN, dot, 0, x, 0, 1, x, 0, 1, &queue), "Dot");
     must(clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
                               clblast::Transpose::kNo, kM, kM, kM, 1.0f, a, 0, kM, b, 0, kM,
-                              0.0f, c, 0, kM, &queue), "Gemm");
+                              1.0f, c, 0, kM, &queue), "Gemm");
     float got = 0;
     must(clEnqueueReadBuffer(queue, dot, CL_TRUE, 0, sizeof got, &got, 0, nullptr, nullptr),
          "read dot");
@@ -88,11 +89,13 @@ int main(int argc, char **argv) {
   must(clEnqueueReadBuffer(queue, c, CL_TRUE, 0, kM * kM * sizeof(float), cOut.data(), 0,
                            nullptr, nullptr), "read c");
   for (std::size_t i = 0; i < kN; ++i)
-    if (yOut[i] != yHost[i]) wrong("axpy", yOut[i], yHost[i]);
+    if (yOut[i] != yHost[i] + static_cast<float>(reps + 1) * xHost[i])
+      wrong("axpy", yOut[i], yHost[i] + static_cast<float>(reps + 1) * xHost[i]);
   for (std::size_t i = 0; i < kM; ++i)
     for (std::size_t j = 0; j < kM; ++j) {
       float want = 0;
       for (std::size_t k = 0; k < kM; ++k) want += aHost[i * kM + k] * bHost[k * kM + j];
+      want *= static_cast<float>(reps + 1);
       if (cOut[i * kM + j] != want) wrong("gemm", cOut[i * kM + j], want);
     }
   for (cl_mem m : {x, y, a, b, c, dot}) clReleaseMemObject(m);

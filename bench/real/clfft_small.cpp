@@ -5,7 +5,8 @@
 //   clfft-small [repetitions]
 //
 // The backward transform scales by 1/N, so the result is the input again: every element
-// must be within 1e-3 of it (the inputs are integers below 16). A wrong result prints
+// must be within 1e-3 of it (the inputs are integers below 16). One input element changes
+// per repetition and is checked when the repetition's read returns. A wrong result prints
 // "WRONG RESULT" and exits 1; the time of the repetitions after the first is printed as
 // "loop_seconds S".
 #include "workload.hpp"
@@ -62,6 +63,10 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   for (int r = 0; r <= reps; ++r) {
     if (r == 1) start = std::chrono::steady_clock::now();
+    // One element changes per repetition, so a transform that was lost or ran on stale
+    // data shows in the element checked below.
+    const std::size_t at = static_cast<std::size_t>(r) % (2 * kN);
+    signal[at] = static_cast<float>((r * 5) % 16);
     must(clEnqueueWriteBuffer(queue, in, CL_FALSE, 0, bytes, signal.data(), 0, nullptr,
                               nullptr), "write");
     must(clfftEnqueueTransform(p, CLFFT_FORWARD, 1, &queue, 0, nullptr, nullptr, &in, &freq,
@@ -70,7 +75,6 @@ int main(int argc, char **argv) {
                                nullptr), "backward");
     must(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr),
          "read");
-    const std::size_t at = static_cast<std::size_t>(r) % (2 * kN);
     if (!(std::fabs(back[at] - signal[at]) < 1e-3f)) wrong("back[i]", back[at], signal[at]);
   }
   workload::printLoopSeconds(start);

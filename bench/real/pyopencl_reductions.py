@@ -1,4 +1,5 @@
-"""PyOpenCL reductions, each result fetched with .get(): sum, dot and max of 4096 floats.
+"""PyOpenCL reductions, each result fetched with .get(): sum, dot and max of 4096 floats,
+after one element of the input was changed.
 
   python3 pyopencl_reductions.py [steps]
 
@@ -13,7 +14,7 @@ N = 4096
 
 
 def main():
-    steps = steps_from_argv(5000)
+    steps = steps_from_argv(3000)
     context, queue = pocl_queue()
     a_host = (np.arange(N) % 16).astype(np.float32)
     b_host = ((np.arange(N) * 5) % 11).astype(np.float32)
@@ -22,14 +23,18 @@ def main():
     results = []
 
     def step():
-        s = cla.sum(a).get()
-        d = cla.dot(a, b).get()
-        m = cla.max(b).get()
-        results.append((s, d, m))
+        # One element of a changes per step (a single-element write), so a reduction that
+        # was lost or read a stale result shows.
+        i = len(results)
+        v = np.float32((i * 5) % 17)
+        a[i % N] = v
+        a_host[i % N] = v
+        got = (cla.sum(a).get(), cla.dot(a, b).get(), cla.max(a).get())
+        want = (a_host.sum(), np.dot(a_host, b_host), a_host.max())
+        results.append((got, want))
 
     timed(step, steps)
-    want = (a_host.sum(), np.dot(a_host, b_host), b_host.max())
-    for i, got in enumerate(results):
+    for i, (got, want) in enumerate(results):
         if tuple(float(v) for v in got) != tuple(float(v) for v in want):
             wrong("step %d: (sum, dot, max) = %r, want %r" % (i, got, want))
 
