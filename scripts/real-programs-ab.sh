@@ -4,7 +4,7 @@
 # libhostkernel-layer.so). The workloads are in bench/real/; each checks its own result
 # and exits 1 with "WRONG RESULT" when it is wrong, which stops this script with status 1.
 #
-#   scripts/real-programs-ab.sh [--build DIR] [--pairs N] [--only REGEX] [--list]
+#   scripts/real-programs-ab.sh [--build DIR] [--pairs N] [--only REGEX] [--out FILE.tsv] [--list]
 #
 # Per workload: one untimed run of each kind (fills PoCL's and hostkernel's caches, and the
 # layer's run counts where its launches went), then N pairs (default 3) alternating the
@@ -12,8 +12,9 @@
 # runs first. Printed: the medians of the whole process's wall time (PoCL alone,
 # hostkernel), ratio = PoCL alone / hostkernel (> 1: faster with hostkernel), the same for
 # the workload's own timed loop, the layer's launches by path, and the geometric mean of
-# the ratios. Packages missing are installed with apt-get (run as root). docs/benchmarks.md,
-# "Real programs", tells how to read the output.
+# the ratios; --out also writes them as tab-separated values (one header line, one line per
+# workload). Packages missing are installed with apt-get (run as root).
+# docs/benchmarks.md, "Real programs", tells how to read the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -22,13 +23,15 @@ build=build
 pairs=3
 only=.
 list=0
+out_file=
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
     --pairs) pairs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --out) out_file=$2; shift 2 ;;
     --list) list=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "real-programs-ab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -122,6 +125,7 @@ launches() {
 
 printf '%-24s %10s %10s %7s   %10s %10s %7s   %s\n' workload "PoCL" hostkernel ratio \
   "loop PoCL" hostkernel ratio "layer's launches"
+[[ -z $out_file ]] || printf 'workload\tpocl_s\thostkernel_s\tratio\tloop_pocl_s\tloop_hostkernel_s\tloop_ratio\tlayer_launches\n' >"$out_file"
 ratios=()
 for w in "${workloads[@]}"; do
   name=${w%%|*} cmd=${w#*|}
@@ -147,6 +151,8 @@ for w in "${workloads[@]}"; do
   ratios+=("$ratio")
   awk -v n="$name" -v a="$mbw" -v b="$mlw" -v c="$mbl" -v d="$mll" -v r="$ratio" -v w="$where" \
     'BEGIN {printf "%-24s %8.2f s %8.2f s %6.2fx   %8.3f s %8.3f s %6.2fx   %s\n", n, a, b, r, c, d, c / d, w}'
+  [[ -z $out_file ]] || awk -v n="$name" -v a="$mbw" -v b="$mlw" -v c="$mbl" -v d="$mll" -v r="$ratio" -v w="$where" \
+    'BEGIN {printf "%s\t%.3f\t%.3f\t%s\t%.3f\t%.3f\t%.2f\t%s\n", n, a, b, r, c, d, c / d, w}' >>"$out_file"
 done
 ((${#ratios[@]})) || { echo "real-programs-ab: no workload matches '$only'" >&2; exit 2; }
 printf '%s\n' "${ratios[@]}" |
