@@ -1,6 +1,7 @@
 #include "launch_paths.hpp"
 
 #include "opencl_env.hpp"
+#include "state_path.hpp"
 
 #include <hostkernel/hostkernel.h>
 #include <omp.h>
@@ -207,12 +208,14 @@ class LaunchState {
       hk_launch_counts c{};
       if (hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
         for (int p = 0; p < 3; ++p) marked_[p] = c.by_path[p];
+    } else {
+      marked_ = layerLaunchCounts(kernel_);
     }
   }
 
   std::string note() {
     if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_, marked_, &shares_);
-    return {};
+    return layerLaunchNote(kernel_, marked_);
   }
   std::optional<std::array<double, 3>> shares() const {
     if constexpr (Api::kCounts) return shares_;
@@ -258,18 +261,9 @@ template <class Api>
 Path makePath(OpenCLEnv &env, std::shared_ptr<const KernelLaunch> launch,
               Variant variant = Variant::kPlain, std::string name = Api::kName,
               std::optional<std::array<std::size_t, 3>> global = std::nullopt) {
-  auto state = std::make_shared<LaunchState<Api>>(env, std::move(launch), variant, global);
-  Path p;
-  p.name = std::move(name);
-  p.setup = [state] { state->setup(); };
-  p.run = [state](std::uint64_t n) { state->run(n); };
-  p.check = [state] { return state->check(); };
-  if constexpr (Api::kCounts) {
-    p.mark = [state] { state->mark(); };
-    p.note = [state] { return state->note(); };
-    p.shares = [state] { return state->shares(); };
-  }
-  return p;
+  return statePath<Api::kCounts>(
+      std::move(name),
+      std::make_shared<LaunchState<Api>>(env, std::move(launch), variant, global));
 }
 
 std::string percent(cl_ulong part, cl_ulong total) {
@@ -452,10 +446,27 @@ std::string hostkernelLaunchNote(cl_kernel kernel) {
   return hostkernelLaunchNote(kernel, std::array<cl_ulong, 3>{});
 }
 
-std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since,
-                                 std::array<double, 3> *shares) {
-  hk_launch_counts c{};
-  if (hkGetKernelLaunchCounts(kernel, &c) != CL_SUCCESS) return "no launch counts";
+namespace {
+
+using LaunchCountsFn = cl_int (*)(cl_kernel, hk_launch_counts *);
+
+// The layer's hkGetKernelLaunchCounts, looked up once through the ICD loader (which asks
+// the layer first); null when the process runs without the layer. libhostkernel does not
+// replace clGetExtensionFunctionAddressForPlatform, so this never finds its own function.
+LaunchCountsFn layerCountsFunction() {
+  static const LaunchCountsFn fn = []() -> LaunchCountsFn {
+    cl_platform_id platform = nullptr;
+    cl_device_id device = nullptr;
+    if (hkGetPoclDevice(&platform, &device) != CL_SUCCESS) return nullptr;
+    return reinterpret_cast<LaunchCountsFn>(
+        clGetExtensionFunctionAddressForPlatform(platform, "hkGetKernelLaunchCounts"));
+  }();
+  return fn;
+}
+
+// "team 0% inline 100%", "queue 100% (reason)": the launches counted in `c` after `since`.
+std::string countsNote(const hk_launch_counts &c, const std::array<cl_ulong, 3> &since,
+                       std::array<double, 3> *shares) {
   cl_ulong by[3];
   for (int p = 0; p < 3; ++p) by[p] = c.by_path[p] >= since[p] ? c.by_path[p] - since[p] : 0;
   const cl_ulong total = by[0] + by[1] + by[2];
@@ -487,6 +498,30 @@ std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3>
     if (!reasons.empty()) s += " (" + reasons + ")";
   }
   return s;
+}
+
+}  // namespace
+
+std::array<cl_ulong, 3> layerLaunchCounts(cl_kernel kernel) {
+  hk_launch_counts c{};
+  const LaunchCountsFn fn = layerCountsFunction();
+  if (!fn || fn(kernel, &c) != CL_SUCCESS) return {};
+  return {c.by_path[0], c.by_path[1], c.by_path[2]};
+}
+
+std::string layerLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since) {
+  const LaunchCountsFn fn = layerCountsFunction();
+  if (!fn) return {};
+  hk_launch_counts c{};
+  if (fn(kernel, &c) != CL_SUCCESS) return "layer: no launch counts";
+  return "layer: " + countsNote(c, since, nullptr);
+}
+
+std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since,
+                                 std::array<double, 3> *shares) {
+  hk_launch_counts c{};
+  if (hkGetKernelLaunchCounts(kernel, &c) != CL_SUCCESS) return "no launch counts";
+  return countsNote(c, since, shares);
 }
 
 }  // namespace hkbench

@@ -186,4 +186,12 @@ std::string hostkernelLaunchNote(cl_kernel kernel);
 std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since,
                                  std::array<double, 3> *shares = nullptr);
 
+// The same for a kernel created through cl*, when the process runs with hostkernel's
+// OpenCL layer (OPENCL_LAYERS): where the layer sent its launches, from the layer's
+// hkGetKernelLaunchCounts extension function ("layer: inline 100%"). Without the layer the
+// lookup finds nothing and the note is empty: the queue path is then plain PoCL.
+std::string layerLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since);
+// The layer's counts by path of `kernel` (all zero without the layer).
+std::array<cl_ulong, 3> layerLaunchCounts(cl_kernel kernel);
+
 }  // namespace hkbench
