@@ -69,6 +69,7 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   }
   if (!k->native) findArgMeta(*k);
   std::unique_lock lock(mutex_);
+  seedFromProgram(*k);
   if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
     return other;
   KernelEntry *raw = k.get();
@@ -147,9 +148,28 @@ std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program progra
   return keep(program, id, program::ProgramImage::fromCache(program, device));
 }
 
+void Registry::keepEstimate(const KernelEntry &k) {
+  const launch::Sampler::Estimate e = k.sampler.estimate();
+  if (!e.serial_ns) return;
+  auto it = programs_.find(k.program);
+  if (it != programs_.end() && it->second.id == pocl::objectId(k.program))
+    it->second.estimates[k.name] = e;
+}
+
+void Registry::seedFromProgram(KernelEntry &k) {
+  auto it = programs_.find(k.program);
+  if (it == programs_.end() || it->second.id != pocl::objectId(k.program)) return;
+  if (auto e = it->second.estimates.find(k.name); e != it->second.estimates.end())
+    k.sampler.seed(e->second);
+}
+
 void Registry::dropKernel(cl_kernel kernel, bool released) {
   KernelEntry *old = kernels.remove(kernel, released);
   if (!old) return;
+  if (released) {
+    std::lock_guard lock(mutex_);
+    keepEstimate(*old);
+  }
   retireCounts(*old);
   delete old;
 }

@@ -69,7 +69,14 @@ class Registry {
     std::uint64_t id = 0;
     std::shared_ptr<program::ProgramImage> image;
     bool launched = false;  // a kernel of the program asked existingImage before
+    // The timing estimate of each kernel's last released kernel object, by kernel name:
+    // a new kernel object of the same kernel starts from it (seedFromProgram).
+    std::map<std::string, launch::Sampler::Estimate> estimates;
   };
+  // A released kernel object's estimate goes to its program's slot; a new one starts
+  // from it. Under mutex_.
+  void keepEstimate(const KernelEntry &k);
+  void seedFromProgram(KernelEntry &k);
   std::map<cl_program, ProgramSlot> programs_;
   std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,
                                               std::shared_ptr<program::ProgramImage> img);

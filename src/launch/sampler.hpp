@@ -56,6 +56,18 @@ class Sampler {
     set(serial_ns_, serial_ns + 1);  // +1: a measured 0 still counts as an estimate
     set(sampled_groups_, wall_ns < fast_ns_ ? groups : 0);
   }
+  // What the sampler knows, to hand on to a new kernel object of the same kernel
+  // (libraries that make one per call): seed() starts from it; the next launch is timed.
+  struct Estimate {
+    std::uint64_t serial_ns = 0, last_ns = 0;
+  };
+  Estimate estimate() const { return {get(serial_ns_), get(last_ns_)}; }
+  void seed(const Estimate &e) {
+    set(serial_ns_, e.serial_ns);
+    set(last_ns_, e.last_ns);
+    set(sampled_groups_, 0);
+  }
+
   // The kernel's recent launches were slow enough to be worth splitting.
   bool slow() const { return get(serial_ns_) >= kTeamSerialNs; }
   std::uint64_t lastNs() const { return get(last_ns_); }

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 #include "support/pocl_device.hpp"
 
@@ -27,6 +28,11 @@ bool LibraryMapped(const std::string &kernel) {
 const char *kSource = R"CLC(
 kernel void scale(global float *x, float s) { x[get_global_id(0)] *= s; }
 kernel void never_launched(global float *x) { x[0] = 1.0f; }
+kernel void spin(global float *x, int n) {
+  float v = x[get_global_id(0)];
+  for (int i = 0; i < n; ++i) v = v * 0.999f + 1.0f;
+  x[get_global_id(0)] = v;
+}
 )CLC";
 
 TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCall) {
@@ -82,6 +88,47 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
   hkReleaseMemObject(x);
   hkReleaseProgram(program);
   EXPECT_FALSE(LibraryMapped("scale")) << "still loaded after the program's release";
+  hkReleaseCommandQueue(q);
+  hkReleaseContext(ctx);
+}
+
+// A kernel object made per call starts from what the previous one of the same kernel
+// learned: a kernel whose launches are slow (here: each work-item ~10^6 dependent steps,
+// far above the 20 µs of serial work that makes a launch worth splitting, on any CPU)
+// goes to the team from the new object's first launch, not inline while the new object's
+// sampler learns it again.
+TEST(KernelPerCall, ANewKernelObjectStartsFromItsPredecessorsTiming) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one CPU: no team";
+  cl_device_id device = nullptr;
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  std::vector<float> host(2, 0.0f);
+  cl_mem x = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(float) * 2, host.data(), &err);
+  const cl_int n = 1 << 20;
+  const size_t g = 2, l = 1;
+  auto launch = [&](cl_kernel k) {
+    ASSERT_EQ(hkSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr), CL_SUCCESS);
+  };
+  cl_kernel first = hkCreateKernel(program, "spin", &err);
+  for (int i = 0; i < 3; ++i) launch(first);  // PoCL's queue, inline (timed: slow), team
+  hk_launch_counts c{};
+  ASSERT_EQ(hkGetKernelLaunchCounts(first, &c), CL_SUCCESS);
+  ASSERT_EQ(c.by_path[HK_PATH_TEAM], 1u) << "the slow kernel did not go to the team at all";
+  ASSERT_EQ(hkReleaseKernel(first), CL_SUCCESS);
+  cl_kernel next = hkCreateKernel(program, "spin", &err);
+  launch(next);
+  ASSERT_EQ(hkGetKernelLaunchCounts(next, &c), CL_SUCCESS);
+  EXPECT_EQ(c.by_path[HK_PATH_TEAM], 1u) << "the new kernel object learned its timing again";
+  hkReleaseKernel(next);
+  hkReleaseMemObject(x);
+  hkReleaseProgram(program);
   hkReleaseCommandQueue(q);
   hkReleaseContext(ctx);
 }
