@@ -148,19 +148,21 @@ std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program progra
   return keep(program, id, program::ProgramImage::fromCache(program, device));
 }
 
-void Registry::keepEstimate(const KernelEntry &k) {
+void Registry::keepHistory(const KernelEntry &k) {
   const launch::Sampler::Estimate e = k.sampler.estimate();
-  if (!e.serial_ns) return;
+  if (!e.serial_ns || k.native) return;
   auto it = programs_.find(k.program);
   if (it != programs_.end() && it->second.id == pocl::objectId(k.program))
-    it->second.estimates[k.name] = e;
+    it->second.histories[k.name] = {e, k.specialization()};
 }
 
 void Registry::seedFromProgram(KernelEntry &k) {
   auto it = programs_.find(k.program);
   if (it == programs_.end() || it->second.id != pocl::objectId(k.program)) return;
-  if (auto e = it->second.estimates.find(k.name); e != it->second.estimates.end())
-    k.sampler.seed(e->second);
+  if (auto h = it->second.histories.find(k.name); h != it->second.histories.end()) {
+    k.sampler.seed(h->second.estimate);
+    k.inheritSpecialization(h->second.specialization);
+  }
 }
 
 void Registry::dropKernel(cl_kernel kernel, bool released) {
@@ -168,7 +170,7 @@ void Registry::dropKernel(cl_kernel kernel, bool released) {
   if (!old) return;
   if (released) {
     std::lock_guard lock(mutex_);
-    keepEstimate(*old);
+    keepHistory(*old);
   }
   retireCounts(*old);
   delete old;

@@ -69,13 +69,17 @@ class Registry {
     std::uint64_t id = 0;
     std::shared_ptr<program::ProgramImage> image;
     bool launched = false;  // a kernel of the program asked existingImage before
-    // The timing estimate of each kernel's last released kernel object, by kernel name:
-    // a new kernel object of the same kernel starts from it (seedFromProgram).
-    std::map<std::string, launch::Sampler::Estimate> estimates;
+    // What each kernel's last released kernel object learned, by kernel name: a new
+    // kernel object of the same kernel starts from it (seedFromProgram).
+    struct History {
+      launch::Sampler::Estimate estimate;
+      kernel::Kernel::Specialization specialization;
+    };
+    std::map<std::string, History> histories;
   };
-  // A released kernel object's estimate goes to its program's slot; a new one starts
+  // A released kernel object's history goes to its program's slot; a new one starts
   // from it. Under mutex_.
-  void keepEstimate(const KernelEntry &k);
+  void keepHistory(const KernelEntry &k);
   void seedFromProgram(KernelEntry &k);
   std::map<cl_program, ProgramSlot> programs_;
   std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,

@@ -133,6 +133,30 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
   return true;
 }
 
+Kernel::Specialization Kernel::specialization() const {
+  Specialization s;
+  const Special state = special_state_.load(std::memory_order_relaxed);
+  if (state == Special::Compiling) return s;
+  s.team_ns = team_ns_.load(std::memory_order_relaxed);
+  s.check_ns = special_check_ns_.load(std::memory_order_relaxed);
+  s.ready = state == Special::Ready;
+  s.unavailable = state == Special::Unavailable;
+  s.image = special.load(std::memory_order_acquire);
+  s.geometry = special_geometry;
+  return s;
+}
+
+void Kernel::inheritSpecialization(const Specialization &s) {
+  team_ns_.store(s.team_ns, std::memory_order_relaxed);
+  special_check_ns_.store(s.check_ns, std::memory_order_relaxed);
+  if (s.unavailable) special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+  if (s.ready && s.image) {
+    special_geometry = s.geometry;
+    special.store(s.image, std::memory_order_release);
+    special_state_.store(Special::Ready, std::memory_order_relaxed);
+  }
+}
+
 void Kernel::finishSpecializing(bool ran) {
   std::lock_guard lock(mutex);
   std::string why = "the launch through PoCL's queue failed";

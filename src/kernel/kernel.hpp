@@ -105,6 +105,22 @@ class Kernel {
   // for the team launches that follow. Takes `mutex`.
   void finishSpecializing(bool ran);
 
+  // What a kernel object learned about specializing its kernel, to hand on to the next
+  // kernel object of the same kernel of the same program (libraries that make one per
+  // call): its team work so far and, once taken, PoCL's specialized function, which the
+  // program's image owns. A compile in progress hands on nothing.
+  struct Specialization {
+    std::uint64_t team_ns = 0;
+    std::uint64_t check_ns = 0;
+    bool ready = false;
+    bool unavailable = false;
+    const program::KernelImage *image = nullptr;
+    pocl::SpecializedGeometry geometry;
+  };
+  Specialization specialization() const;
+  // Starts from `s` (a new kernel object, before its first launch).
+  void inheritSpecialization(const Specialization &s);
+
  private:
   void takeSpecialized(const program::KernelImage *img, const char *how);
 

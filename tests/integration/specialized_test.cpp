@@ -72,4 +72,33 @@ TEST(Specialized, HotKernelUsesPoclsSpecializedFunction) {
   EXPECT_EQ(k.counts().by_path[HK_PATH_QUEUE], counts.by_path[HK_PATH_QUEUE]);
 }
 
+// A library that makes a kernel object per call (CLBlast) keeps the specialized function:
+// the next kernel object of the same kernel starts with it, and with the team work that
+// led to it, so its launches neither go back to the generic function nor through PoCL's
+// queue again.
+TEST(Specialized, ANewKernelObjectKeepsTheSpecializedFunction) {
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Program program = hk::Program::fromSource(rt, kSource);
+  constexpr std::size_t n = std::size_t{1} << 18;
+  hk::Buffer<float> a(rt, n), b(rt, n), c(rt, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    b[i] = static_cast<float>(i % 100);
+    c[i] = 1.0f;
+  }
+  {
+    hk::Kernel first(program, "triad");
+    for (int launches = 0; launches < 4000 && first.variants().specialized_launches < 5;
+         ++launches)
+      first.launch({n}, {256}, a, b, c, 1.0f);
+    rt.finish();
+    ASSERT_GE(first.variants().specialized_launches, 5u);
+  }
+  hk::Kernel next(program, "triad");
+  for (int i = 0; i < 3; ++i) next.launch({n}, {256}, a, b, c, 2.0f);
+  rt.finish();
+  for (std::size_t i = 0; i < n; i += 101) ASSERT_EQ(a[i], b[i] + 2.0f * c[i]) << i;
+  EXPECT_EQ(next.variants().specialized_launches, 3u);
+  EXPECT_EQ(next.counts().by_path[HK_PATH_QUEUE], 0u);
+}
+
 }  // namespace
