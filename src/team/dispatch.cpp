@@ -65,7 +65,9 @@ unsigned executorThreads(unsigned requested) {
 bool runJob(const Job &job) {
   ForeignTeam &pool = hooked();
   if (pool.active() && job.stack_bytes <= pool.stackBytes()) return pool.run(job);
-  if (ForeignTeam *omp = openmpTeam()) {
+  // After fork, OpenMP's pool is not used (openmpLostToFork): the own workers, which
+  // are remade in the child, run the job.
+  if (ForeignTeam *omp = openmpLostToFork() ? nullptr : openmpTeam()) {
     // Inside the application's parallel region: inline, whichever team would take it.
     const ParallelFor &region = findOpenMP()->parallel_for;
     if (region.on_worker(region.user)) return false;
@@ -94,7 +96,7 @@ void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes) {
 
 const char *activeTeamName() {
   if (hooked().active()) return "executor";
-  return openmpTeam() ? "openmp" : "own";
+  return !openmpLostToFork() && openmpTeam() ? "openmp" : "own";
 }
 
 }  // namespace hk::team
