@@ -86,9 +86,9 @@ CacheDir::Opened CacheDir::open(const std::string &path, bool create, CacheDir &
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    if (errno == ENOENT && !create) return Opened::Missing;
+    if ((errno == ENOENT || errno == ENOTDIR) && !create) return Opened::Missing;
     why = "cannot open the directory: " + errorText(errno);
-    return errno == ENOTDIR ? Opened::Refused : Opened::Failed;
+    return Opened::Failed;
   }
   if (out.fd_ >= 0) ::close(out.fd_);
   out.fd_ = fd;

@@ -35,8 +35,8 @@ class CacheDir {
 
   enum class Opened {
     Yes,
-    Missing,    // the directory does not exist (and `create` was false)
-    Refused,    // exists but is not the user's alone, or not a directory: `why`
+    Missing,    // the directory (or its key) does not exist, and `create` was false
+    Refused,    // exists but is not the user's alone: `why`
     Failed,     // cannot be created or opened: `why`
   };
   // Opens `path` (made with its parents, mode 0700, when missing and `create`); checks

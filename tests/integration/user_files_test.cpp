@@ -60,7 +60,7 @@ class UserFiles : public ::testing::Test {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to act as a second user (setpriv)";
     if (std::system("command -v setpriv > /dev/null") != 0) GTEST_SKIP() << "no setpriv";
     trace_ = std::getenv("HOSTKERNEL_TRACE") ? std::getenv("HOSTKERNEL_TRACE") : "";
-    ASSERT_FALSE(trace_.empty());
+    if (trace_.empty()) GTEST_SKIP() << "HOSTKERNEL_TRACE unset (user_files.cmake sets it)";
     dir_ = trace_.substr(0, trace_.find_last_of('/'));
     victim_ = "/tmp/hk-user-files-victim-" + std::to_string(getpid());
     std::ofstream(victim_) << "precious";
