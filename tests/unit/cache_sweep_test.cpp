@@ -17,21 +17,13 @@
 
 #include "program/cache_dir.hpp"
 #include "program/program_cache.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using hk::program::CacheDir;
 using hk::program::CacheKey;
 using hk::program::ProgramCache;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/hk-sweep-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 void writeFile(const std::string &path, std::size_t bytes) {
   std::ofstream(path, std::ios::binary) << std::string(bytes, 'x');
@@ -58,7 +50,7 @@ std::vector<std::string> names(const std::string &dir) {
 }
 
 TEST(CacheSweep, RemovesOldTemporaryFilesAndUnusedEntriesOnly) {
-  TempDir dir;
+  TempDir dir("hk-sweep-test");
   CacheDir cd;
   std::string why;
   ASSERT_EQ(CacheDir::open(dir.path, true, cd, why), CacheDir::Opened::Yes) << why;
@@ -77,7 +69,7 @@ TEST(CacheSweep, RemovesOldTemporaryFilesAndUnusedEntriesOnly) {
 }
 
 TEST(CacheSweep, SizeBoundEvictsLeastRecentlyUsedFirst) {
-  TempDir dir;
+  TempDir dir("hk-sweep-test");
   CacheDir cd;
   std::string why;
   ASSERT_EQ(CacheDir::open(dir.path, true, cd, why), CacheDir::Opened::Yes) << why;
@@ -94,7 +86,7 @@ TEST(CacheSweep, SizeBoundEvictsLeastRecentlyUsedFirst) {
 // Issue 24: a writer killed before its rename left its temporary file for ever, and
 // nothing bounded the cache. A process's first write cleans up.
 TEST(CacheSweep, FirstStoreOfAProcessCleansUp) {
-  TempDir dir;
+  TempDir dir("hk-sweep-test");
   {
     ProgramCache warm(dir.path);  // makes the directory and its key
     CacheKey k{"first", "first.hkc"};
@@ -114,7 +106,7 @@ TEST(CacheSweep, FirstStoreOfAProcessCleansUp) {
 }
 
 TEST(CacheSweep, UsingAnEntryMakesItRecent) {
-  TempDir dir;
+  TempDir dir("hk-sweep-test");
   ProgramCache cache(dir.path);
   CacheKey k{"used", "used.hkc"};
   ASSERT_TRUE(cache.store(k, std::vector<std::uint8_t>(100, 3)));

@@ -20,6 +20,7 @@
 
 #include "program/cache_dir.hpp"
 #include "program/program_cache.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -27,15 +28,6 @@ using hk::program::CacheKey;
 using hk::program::ProgramCache;
 
 constexpr unsigned kAttacker = 65534;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/hk-trust-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 // Runs `command` with sh as the attacker's uid and gid, without supplementary groups.
 int asAttacker(const std::string &command) {
@@ -51,7 +43,7 @@ class CacheTrust : public ::testing::Test {
     if (std::system("command -v setpriv > /dev/null") != 0) GTEST_SKIP() << "no setpriv";
     ::chmod(root.path.c_str(), 0755);  // the attacker may traverse, not write
   }
-  TempDir root;
+  TempDir root{"hk-trust-test"};
   CacheKey key = [] {
     CacheKey k;
     k.material = "hostkernel program cache test key";
