@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/config.hpp"
+#include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "pocl/worker_stack.hpp"
 
@@ -129,6 +130,9 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
     return false;
   }
   if (!compile_due) return false;
+  // PoCL compiles it during the launch: not once exit has begun (base/exit_guard.hpp);
+  // the slot is given back in finishSpecializing, when the launch has ended.
+  if (!beginCompile()) return false;
   special_state_.store(Special::Compiling, std::memory_order_relaxed);
   return true;
 }
@@ -158,6 +162,7 @@ void Kernel::inheritSpecialization(const Specialization &s) {
 }
 
 void Kernel::finishSpecializing(bool ran) {
+  endCompile();  // the launch that compiled it has ended
   std::lock_guard lock(mutex);
   std::string why = "the launch through PoCL's queue failed";
   const program::KernelImage *img =

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -45,19 +46,45 @@ Remap makeAnonymous(std::uintptr_t begin, std::uintptr_t end, std::string &error
   return ok ? Remap::Done : Remap::Lost;
 }
 
+// Opens the map for appending. perf names the file (/tmp/perf-<pid>.map) and other code
+// generators in the process append to it too, so an existing file is appended to, not
+// replaced (no O_EXCL) — but only a regular file of the effective user with one link: a
+// symbolic link or a hard link planted in /tmp for a guessed pid is refused, not written
+// through. A new file is 0600: perf reads maps as their owner or as root, and the names
+// and addresses are nobody else's business. -1 with `why`.
+int openMap(const std::string &path, std::string &why) {
+  const int fd = ::open(path.c_str(),
+                        O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    why = errno == ELOOP ? "it is a symbolic link" : std::strerror(errno);
+    return -1;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
+      st.st_nlink != 1) {
+    why = "it is not a regular file of this user with one link";
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 // Appends `text` to the map in one write (O_APPEND: lines of concurrent loads, or of other
 // writers of the map, do not interleave). The first failure is logged, later ones not.
 void appendToMap(const std::string &text) {
   static std::atomic<bool> reported{false};
   const std::string path = perfMapPath();
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  const bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) ==
-                                 static_cast<ssize_t>(text.size());
-  const int why = errno;
+  std::string why;
+  const int fd = openMap(path, why);
+  bool ok = fd >= 0;
+  if (ok && ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    ok = false;
+    why = std::strerror(errno);
+  }
   if (fd >= 0) ::close(fd);
   if (!ok && !reported.exchange(true))
-    logf(LogLevel::Warn, "HOSTKERNEL_PERF_MAP: cannot write %s: %s (kernels stay unnamed)",
-         path.c_str(), std::strerror(why));
+    logf(LogLevel::Warn, "HOSTKERNEL_PERF_MAP: not writing %s: %s (kernels stay unnamed)",
+         path.c_str(), why.c_str());
 }
 
 }  // namespace

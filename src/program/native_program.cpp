@@ -1,5 +1,6 @@
 #include "program/native_program.hpp"
 
+#include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "pocl/release_checks.hpp"
@@ -123,6 +124,12 @@ std::shared_ptr<ProgramImage> NativeProgram::unchecked(cl_context context, cl_de
       return v.image;
     }
   Variant v{device, nullptr, nullptr, {}};
+  // A compile: not once exit has begun (base/exit_guard.hpp); the checked variant runs.
+  CompileSlot slot;
+  if (!slot) {
+    error = "the process is exiting";
+    return nullptr;
+  }
   v.program = buildUnchecked(context, device, v.error);
   if (v.program) v.image = ProgramImage::create(v.program, device, v.error);
   if (!v.image)

@@ -12,14 +12,21 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstddef>
 #include <cstring>
+#include <ctime>
 #include <map>
+#include <new>
 #include <utility>
 
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "base/siphash.hpp"
+#include "program/cache_dir.hpp"
+#include "program/reads_files.hpp"
 #include "pocl/environment.hpp"
+#include "pocl/library_identity.hpp"
 #include "pocl/object_id.hpp"
 
 namespace hk::program {
@@ -91,23 +98,6 @@ std::string cpuFeatures() {
   return s;
 }
 
-// An #include directive, or -include in the options: the program then depends on files
-// whose contents are not part of the key.
-bool readsFiles(const std::string &source, const std::string &options) {
-  if (options.find("-include") != std::string::npos) return true;
-  for (std::size_t at = 0; at < source.size();) {
-    std::size_t i = source.find_first_not_of(" \t", at);
-    if (i != std::string::npos && source[i] == '#') {
-      i = source.find_first_not_of(" \t", i + 1);
-      if (i != std::string::npos && source.compare(i, 7, "include") == 0) return true;
-    }
-    const std::size_t nl = source.find('\n', at);
-    if (nl == std::string::npos) break;
-    at = nl + 1;
-  }
-  return false;
-}
-
 // Binaries programs were created from, by program and device (noteProgramBinaryInput).
 struct BinaryInput {
   std::uint64_t program_id;
@@ -124,20 +114,32 @@ bool binaryInput(cl_program program, cl_device_id device, std::string &digest) {
   return true;
 }
 
-// Entry file: header, key material, payload (docs/cache.md, "Entry format").
+// Entry file: header, key material, payload (docs/cache.md, "Entry format"). The tag is
+// SipHash-2-4-128 under the cache directory's secret key over the header's first 32 bytes,
+// the key material and the payload: someone who can read entries but not the key cannot
+// make one this process accepts.
 constexpr char kMagic[8] = {'h', 'k', 'c', 'a', 'c', 'h', 'e', '\0'};
-constexpr std::uint32_t kFormatVersion = 2;  // 2: the payload carries stack estimates
+constexpr std::uint32_t kFormatVersion = 3;  // 3: keyed tag; 2: stack estimates
 struct EntryHeader {
   char magic[8];
   std::uint32_t version;
   std::uint32_t reserved;
   std::uint64_t key_size;
   std::uint64_t payload_size;
-  std::uint64_t key_hash;
-  std::uint64_t payload_hash;
+  SipHash128::Tag tag;
 };
 static_assert(sizeof(EntryHeader) == 48);
-constexpr std::uint64_t kKeySeed = 0x686b2d6b6579ull, kPayloadSeed = 0x686b2d646174ull;
+constexpr std::size_t kTaggedHeaderBytes = offsetof(EntryHeader, tag);
+constexpr std::uint64_t kKeySeed = 0x686b2d6b6579ull;
+
+SipHash128::Tag entryTag(const SipHash128::Key &secret, const EntryHeader &h,
+                         std::span<const std::uint8_t> key, std::span<const std::uint8_t> payload) {
+  SipHash128 mac(secret);
+  mac.update({reinterpret_cast<const std::uint8_t *>(&h), kTaggedHeaderBytes});
+  mac.update(key);
+  mac.update(payload);
+  return mac.finish();
+}
 
 bool readFully(int fd, void *buf, std::size_t n, std::uint64_t offset) {
   auto *p = static_cast<char *>(buf);
@@ -165,20 +167,6 @@ bool writeFully(int fd, const void *buf, std::size_t n) {
     n -= static_cast<std::size_t>(r);
   }
   return true;
-}
-
-// mkdir -p; the directories it creates are private to the user (like ~/.cache's).
-bool makeDirectories(const std::string &dir) {
-  struct stat st;
-  if (::stat(dir.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return true;
-    errno = ENOTDIR;
-    return false;
-  }
-  auto slash = dir.find_last_of('/');
-  if (slash != std::string::npos && slash > 0 && !makeDirectories(dir.substr(0, slash)))
-    return false;
-  return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
 // A write past RLIMIT_FSIZE raises SIGXFSZ, which ends the process unless it is ignored:
@@ -238,6 +226,7 @@ bool makeCacheKey(cl_program program, cl_device_id device, CacheKey &key, std::s
   m += "driver-version: " + driver + "\n";
   m += "cpu-features: " + cpu + "\n";
   m += "pocl-environment: " + env + "\n";
+  m += "pocl-libraries:\n" + pocl::compilerIdentity();
   m += "build-options: " + options + "\n";
   m += "input: " + kind + " " + std::to_string(input.size()) + "\n";
   m += input;
@@ -277,56 +266,104 @@ ProgramCache::ProgramCache(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
 }
 
+ProgramCache::~ProgramCache() = default;
+
+CacheDir *ProgramCache::directory(bool create) {
+  std::lock_guard lock(open_mutex_);
+  if (open_ || refused_) return open_.get();
+  auto dir = std::make_unique<CacheDir>();
+  std::string why;
+  switch (CacheDir::open(dir_, create, *dir, why)) {
+    case CacheDir::Opened::Yes:
+      open_ = std::move(dir);
+      break;
+    case CacheDir::Opened::Missing:  // nothing to read yet; a store creates it
+      break;
+    case CacheDir::Opened::Refused:
+      // Once per process, and for good: the directory's owner or mode does not change
+      // because this process keeps asking.
+      refused_ = true;
+      logf(LogLevel::Warn, "program cache %s not used (%s); continuing without it",
+           dir_.c_str(), why.c_str());
+      break;
+    case CacheDir::Opened::Failed:
+      if (create) writeFailed(why);
+      break;
+  }
+  return open_.get();
+}
+
 bool ProgramCache::load(const CacheKey &key, std::vector<std::uint8_t> &payload) {
   if (!enabled()) return false;
-  const std::string path = entryPath(key);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  CacheDir *dir = directory(false);
+  struct stat st;
+  std::string why;
+  const int fd = dir ? dir->openEntry(key.file_name, kMaxEntryBytes, st, why) : -1;
   if (fd < 0) {
+    if (!why.empty()) {
+      noteRejected(key, why);
+      return false;
+    }
     misses_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
   const char *bad = nullptr;
-  struct stat st;
   EntryHeader h{};
   std::string stored_key;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    bad = "not a regular file";
-  } else if (static_cast<std::uint64_t>(st.st_size) < sizeof h ||
-             !readFully(fd, &h, sizeof h, 0)) {
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size < sizeof h || !readFully(fd, &h, sizeof h, 0)) {
     bad = "truncated header";
   } else if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
     bad = "not a hostkernel cache entry";
   } else if (h.version != kFormatVersion) {
     bad = "another entry format version";
-  } else if (h.key_size > static_cast<std::uint64_t>(st.st_size) ||
-             h.payload_size > static_cast<std::uint64_t>(st.st_size) ||
-             sizeof h + h.key_size + h.payload_size != static_cast<std::uint64_t>(st.st_size)) {
+  } else if (h.key_size > size || h.payload_size > size ||
+             sizeof h + h.key_size + h.payload_size != size) {
     bad = "truncated or over-long";
-  } else if (h.key_size != key.material.size() || h.key_hash != hash64(asBytes(key.material), kKeySeed)) {
+  } else if (h.key_size != key.material.size()) {
     bad = "written for another program, device or PoCL version";
   } else {
-    stored_key.resize(h.key_size);
-    if (!readFully(fd, stored_key.data(), stored_key.size(), sizeof h)) {
+    // The sizes are bounded by the file's, and the file's by kMaxEntryBytes; a failed
+    // allocation is still a refused entry, never an exception for the caller.
+    try {
+      stored_key.resize(h.key_size);
+      payload.resize(h.payload_size);
+    } catch (const std::bad_alloc &) {
+      bad = "no memory to read it";
+    }
+    if (bad) {
+    } else if (!readFully(fd, stored_key.data(), stored_key.size(), sizeof h)) {
       bad = "unreadable";
     } else if (stored_key != key.material) {
       bad = "written for another program, device or PoCL version";
-    } else {
-      payload.resize(h.payload_size);
-      if (!readFully(fd, payload.data(), payload.size(), sizeof h + h.key_size))
-        bad = "unreadable";
-      else if (hash64(payload, kPayloadSeed) != h.payload_hash)
-        bad = "corrupt (checksum mismatch)";
+    } else if (!readFully(fd, payload.data(), payload.size(), sizeof h + h.key_size)) {
+      bad = "unreadable";
+    } else if (!tagsEqual(entryTag(dir->secretKey(), h, asBytes(stored_key), payload), h.tag)) {
+      bad = "corrupt, or not written with this cache's key (tag mismatch)";
     }
   }
+  if (!bad) touch(fd, st);
   ::close(fd);
   if (bad) {
     payload.clear();
+    payload.shrink_to_fit();
     noteRejected(key, bad);
     return false;
   }
   hits_.fetch_add(1, std::memory_order_relaxed);
-  logf(LogLevel::Debug, "program cache: using %s", path.c_str());
+  logf(LogLevel::Debug, "program cache: using %s", entryPath(key).c_str());
   return true;
+}
+
+// An entry's modification time is its last use, for eviction (CacheDir::sweep). Written
+// at most once an hour per entry: a warm process reads many entries, and a write per
+// read would cost more than the read.
+void ProgramCache::touch(int fd, const struct stat &st) {
+  struct timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  if (now.tv_sec - st.st_mtim.tv_sec < 3600) return;
+  const struct timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+  ::futimens(fd, times);
 }
 
 void ProgramCache::noteRejected(const CacheKey &key, const std::string &why) {
@@ -342,18 +379,21 @@ bool ProgramCache::store(const CacheKey &key, std::span<const std::uint8_t> payl
   h.version = kFormatVersion;
   h.key_size = key.material.size();
   h.payload_size = payload.size();
-  h.key_hash = hash64(asBytes(key.material), kKeySeed);
-  h.payload_hash = hash64(payload, kPayloadSeed);
-  if (exceedsFileSizeLimit(sizeof h + h.key_size + h.payload_size)) {
+  const std::uint64_t size = sizeof h + h.key_size + h.payload_size;
+  if (size > kMaxEntryBytes) {
+    logf(LogLevel::Info, "program cache: %s not written (%llu bytes, more than %llu)",
+         entryPath(key).c_str(), (unsigned long long)size, (unsigned long long)kMaxEntryBytes);
+    return false;
+  }
+  if (exceedsFileSizeLimit(size)) {
     writeFailed("the entry exceeds the process's file size limit (RLIMIT_FSIZE)");
     return false;
   }
-  if (!makeDirectories(dir_)) {
-    writeFailed(std::string("cannot create the directory: ") + std::strerror(errno));
-    return false;
-  }
-  std::string tmp = dir_ + "/.tmp-" + key.file_name + "-XXXXXX";
-  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  CacheDir *dir = directory(true);
+  if (!dir) return false;  // refused or not created: logged once
+  h.tag = entryTag(dir->secretKey(), h, asBytes(key.material), payload);
+  std::string tmp;
+  int fd = dir->createTemp(".tmp-" + key.file_name + "-", tmp);
   if (fd < 0) {
     writeFailed(std::string("cannot create a file: ") + std::strerror(errno));
     return false;
@@ -367,17 +407,23 @@ bool ProgramCache::store(const CacheKey &key, std::span<const std::uint8_t> payl
     saved = errno;
   }
   // rename() replaces the entry in one step: readers never see a partial file.
-  if (ok && ::rename(tmp.c_str(), entryPath(key).c_str()) != 0) {
+  if (ok && ::renameat(dir->fd(), tmp.c_str(), dir->fd(), key.file_name.c_str()) != 0) {
     ok = false;
     saved = errno;
   }
   if (!ok) {
-    ::unlink(tmp.c_str());
+    ::unlinkat(dir->fd(), tmp.c_str(), 0);
     writeFailed(std::string("cannot write an entry: ") + std::strerror(saved));
     return false;
   }
   stored_.fetch_add(1, std::memory_order_relaxed);
   logf(LogLevel::Debug, "program cache: wrote %s", entryPath(key).c_str());
+  // Once per process, after its first entry: leftovers of killed writers, entries unused
+  // for long (written for a PoCL or a program no longer there), and the size bound.
+  std::call_once(swept_, [&] {
+    const unsigned n = dir->sweep(kMaxCacheBytes, kTempFileAgeS, kUnusedEntryAgeS);
+    if (n) logf(LogLevel::Info, "program cache %s: removed %u old files", dir_.c_str(), n);
+  });
   return true;
 }
 

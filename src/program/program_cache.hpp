@@ -19,8 +19,11 @@
 
 #include <CL/cl.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -46,6 +49,17 @@ void noteProgramBinaryInput(cl_program program, cl_device_id device,
 // Drops what noteProgramBinaryInput recorded (the program was released).
 void forgetProgramBinaryInput(cl_program program);
 
+class CacheDir;
+
+// Bounds (docs/cache.md, "Size"): an entry larger than kMaxEntryBytes is neither written
+// nor read; after a process's first write the entries are trimmed to kMaxCacheBytes, least
+// recently used first, entries unused for kUnusedEntryAgeS are removed, and so are
+// temporary files older than kTempFileAgeS (their writer died).
+inline constexpr std::uint64_t kMaxEntryBytes = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kMaxCacheBytes = std::uint64_t{512} << 20;
+inline constexpr std::int64_t kTempFileAgeS = 3600;
+inline constexpr std::int64_t kUnusedEntryAgeS = 30 * 24 * 3600;
+
 class ProgramCache {
  public:
   // The process's cache, in config().cache_dir (empty: disabled).
@@ -53,14 +67,16 @@ class ProgramCache {
 
   // A cache in `dir`, created on the first store; an empty `dir` disables it.
   explicit ProgramCache(std::string dir);
+  ~ProgramCache();
 
   bool enabled() const { return !dir_.empty(); }
   const std::string &dir() const { return dir_; }
   std::string entryPath(const CacheKey &key) const { return dir_ + "/" + key.file_name; }
 
   // The payload stored for `key`. False when there is no entry, or when the entry is
-  // truncated, corrupt or for another key (logged at info level; the caller rebuilds it
-  // and stores it again).
+  // truncated, corrupt, for another key, or not to be trusted (docs/cache.md, "Trust";
+  // logged at info level; the caller rebuilds it and stores it again). False for every
+  // key when the directory is not the user's alone (one warning).
   bool load(const CacheKey &key, std::vector<std::uint8_t> &payload);
 
   // Writes the entry: a temporary file in the same directory, renamed over the entry, so
@@ -79,15 +95,22 @@ class ProgramCache {
 
  private:
   void writeFailed(const std::string &what);
+  // The directory, opened and checked on first use (created when `create`); null when it
+  // is missing, cannot be opened, or was refused.
+  CacheDir *directory(bool create);
+  static void touch(int fd, const struct stat &st);
 
   std::string dir_;
-  std::once_flag write_failure_logged_;
+  std::mutex open_mutex_;
+  std::unique_ptr<CacheDir> open_;  // guarded by open_mutex_ until set
+  bool refused_ = false;            // guarded by open_mutex_
+  std::once_flag write_failure_logged_, swept_;
   std::atomic<std::uint64_t> hits_{0}, misses_{0}, rejected_{0}, stored_{0},
       write_failures_{0};
 };
 
 namespace detail {
-// 64-bit hash of `bytes` (not cryptographic): entry names and payload checksums.
+// 64-bit hash of `bytes` (not cryptographic): entry names.
 std::uint64_t hash64(std::span<const std::uint8_t> bytes, std::uint64_t seed);
 }  // namespace detail
 

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <mutex>
 
+#include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/cache_payload.hpp"
@@ -154,6 +155,13 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
     if (auto cached = loadCached(key)) return cached;
   auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
   ProgramCache &cache = ProgramCache::process();
+  // The binary query makes PoCL compile every kernel: not once exit has begun (its LLVM
+  // may be torn down meanwhile; base/exit_guard.hpp).
+  CompileSlot slot;
+  if (!slot) {
+    error = "the process is exiting";
+    return nullptr;
+  }
   if (!programBinary(program, device, img->bytes_, error)) return nullptr;
   if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
     return nullptr;

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/exit_guard.hpp"
 #include "pocl/compiler_names.hpp"
 #include "program/stack_estimate.hpp"
 
@@ -220,6 +221,12 @@ void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
   auto fail_all = [&](const std::string &why) {
     for (StackEstimate &e : out) e.error = why;
   };
+  // LLVM's static destructors run at exit: no bitcode is read once exit has begun.
+  CompileSlot slot;
+  if (!slot) {
+    fail_all("the process is exiting");
+    return;
+  }
   // Reading the module (its globals and constants, even lazily) is most of the cost: once
   // for all kernels.
   llvm::LLVMContext ctx;

@@ -1,6 +1,9 @@
 #include "team/dispatch.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 
 #include "base/clock.hpp"
 #include "base/config.hpp"
@@ -53,6 +56,15 @@ TeamChoice &choice() {
   return *c;
 }
 
+// Set in a forked child, cleared by hkSetTeamExecutor there: the pool handed over before
+// the fork has no threads in the child (only the forking thread is copied), and a job
+// given to it would wait for them for ever. The own workers, remade in the child, run it.
+std::atomic<bool> g_executor_forked{false};
+[[maybe_unused]] const int g_executor_atfork = pthread_atfork(
+    nullptr, nullptr, [] { g_executor_forked.store(true, std::memory_order_relaxed); });
+
+bool executorLostToFork() { return g_executor_forked.load(std::memory_order_relaxed); }
+
 }  // namespace
 
 unsigned executorThreads(unsigned requested) {
@@ -64,8 +76,11 @@ unsigned executorThreads(unsigned requested) {
 
 bool runJob(const Job &job) {
   ForeignTeam &pool = hooked();
-  if (pool.active() && job.stack_bytes <= pool.stackBytes()) return pool.run(job);
-  if (ForeignTeam *omp = openmpTeam()) {
+  if (pool.active() && job.stack_bytes <= pool.stackBytes() && !executorLostToFork())
+    return pool.run(job);
+  // After fork, OpenMP's pool is not used (openmpLostToFork): the own workers, which
+  // are remade in the child, run the job.
+  if (ForeignTeam *omp = openmpLostToFork() ? nullptr : openmpTeam()) {
     // Inside the application's parallel region: inline, whichever team would take it.
     const ParallelFor &region = findOpenMP()->parallel_for;
     if (region.on_worker(region.user)) return false;
@@ -90,11 +105,12 @@ bool runJob(const Job &job) {
 
 void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes) {
   hooked().reset(pf, stack_bytes);
+  g_executor_forked.store(false, std::memory_order_relaxed);
 }
 
 const char *activeTeamName() {
-  if (hooked().active()) return "executor";
-  return openmpTeam() ? "openmp" : "own";
+  if (hooked().active() && !executorLostToFork()) return "executor";
+  return !openmpLostToFork() && openmpTeam() ? "openmp" : "own";
 }
 
 }  // namespace hk::team

@@ -21,7 +21,8 @@ namespace hk::team {
 bool runJob(const Job &job);
 
 // hkSetTeamExecutor: `pf` (copied) runs later jobs; null restores HOSTKERNEL_TEAM. Waits
-// for a job running on the previous pool.
+// for a job running on the previous pool. In a forked child, a pool set before the fork
+// is not used (its threads are not in the child) until this is called there again.
 void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes);
 
 // Tasks per job for an executor of `requested` threads (0: the allowed CPUs), capped by

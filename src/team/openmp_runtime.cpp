@@ -1,7 +1,9 @@
 #include "team/openmp_runtime.hpp"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 
@@ -11,6 +13,14 @@ namespace {
 using GompParallel = void (*)(void (*fn)(void *), void *data, unsigned num_threads,
                               unsigned flags);
 using IntFn = int (*)();
+
+// Set in a forked child. libgomp is not fork-safe: a child of a process whose OpenMP
+// threads ran never returns from its next GOMP_parallel (its pool's threads are gone).
+// The handler is installed when libhostkernel loads, so that a fork before the first
+// team launch counts too.
+std::atomic<bool> g_forked{false};
+[[maybe_unused]] const int g_atfork =
+    pthread_atfork(nullptr, nullptr, [] { g_forked.store(true, std::memory_order_relaxed); });
 
 GompParallel g_parallel = nullptr;
 IntFn g_thread_num = nullptr;
@@ -62,6 +72,8 @@ const OpenMPRuntime *findOpenMP() {
   static const OpenMPRuntime *runtime = lookUp();
   return runtime;
 }
+
+bool openmpLostToFork() { return g_forked.load(std::memory_order_relaxed); }
 
 std::uint64_t parseOmpStackSize(const char *text) {
   if (!text) return 0;

@@ -22,6 +22,10 @@ struct OpenMPRuntime {
 // The runtime loaded in the process, looked up on the first call; null when there is none.
 const OpenMPRuntime *findOpenMP();
 
+// True in a process made by fork(): OpenMP's threads are not used there (libgomp is not
+// fork-safe), team jobs go to hostkernel's own workers.
+bool openmpLostToFork();
+
 // OMP_STACKSIZE's value in bytes ("512K", "8M", a bare number is KiB); 0 when malformed.
 std::uint64_t parseOmpStackSize(const char *text);
 

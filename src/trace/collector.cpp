@@ -1,10 +1,12 @@
 #include "trace/collector.hpp"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -119,15 +121,18 @@ void Collector::write(ThreadBuffer &buffer) {
 }
 
 bool Collector::openLocked() {
-  if (file_.is_open()) return true;
+  if (buf_) return true;
   if (failed_ || finished_ || static_cast<int>(::getpid()) != pid_) return false;
-  file_.open(path_, std::ios::binary | std::ios::trunc);
-  if (!file_) {
+  tmp_path_ = path_ + ".XXXXXX";
+  const int fd = ::mkostemp(tmp_path_.data(), O_CLOEXEC);  // O_EXCL, mode 0600
+  if (fd < 0) {
     failed_ = true;
-    logf(LogLevel::Warn, "HOSTKERNEL_TRACE: cannot write %s: %s (no trace)", path_.c_str(),
-         std::strerror(errno));
+    logf(LogLevel::Warn, "HOSTKERNEL_TRACE: cannot create a file next to %s: %s (no trace)",
+         path_.c_str(), std::strerror(errno));
     return false;
   }
+  buf_ = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(fd, std::ios::out | std::ios::binary);
+  file_.rdbuf(buf_.get());
   file_ << "{\"traceEvents\":[\n";
   return true;
 }
@@ -184,8 +189,16 @@ void Collector::finish() {
     emitLocked(json{{"name", "process_name"}, {"ph", "M"}, {"pid", pid_},
                     {"args", {{"name", program_invocation_short_name}}}});
     file_ << "\n],\"displayTimeUnit\":\"ns\"}\n";
-    file_.close();
-    if (!file_) logf(LogLevel::Warn, "HOSTKERNEL_TRACE: writing %s failed", path_.c_str());
+    file_.flush();
+    const bool written = file_.good() && buf_->close() != nullptr;
+    file_.rdbuf(nullptr);
+    buf_.reset();
+    // rename() replaces whatever has the name (a symbolic link included) in one step.
+    if (!written)
+      logf(LogLevel::Warn, "HOSTKERNEL_TRACE: writing %s failed", tmp_path_.c_str());
+    else if (::rename(tmp_path_.c_str(), path_.c_str()) != 0)
+      logf(LogLevel::Warn, "HOSTKERNEL_TRACE: cannot replace %s (%s); the trace is in %s",
+           path_.c_str(), std::strerror(errno), tmp_path_.c_str());
   }
   finished_ = true;
 }

@@ -1,8 +1,11 @@
 // Where the thread buffers of trace/recorder.hpp go: the process's one Collector owns the
 // list of buffers, the kernel names and the trace file, and writes events as Chrome
 // trace-event JSON (the "JSON object format": {"traceEvents": [...]}) with nlohmann-json.
-// The file is opened at the first write (a buffer that filled, or exit) and completed at
-// exit; a forked child writes nothing (the file is its parent's).
+// The trace is written to a new private file next to the named one (created with O_EXCL,
+// mode 0600) from the first write (a buffer that filled, or exit) and renamed to the
+// name at exit: the name is never opened, so a symbolic link there is replaced, not
+// followed, and two processes given one name leave one whole trace each in turn, never a
+// mix. A forked child writes nothing (the file is its parent's).
 //
 //   Collector &c = Collector::instance();
 //   std::uint32_t id = c.intern("axpy");
@@ -10,7 +13,9 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <ext/stdio_filebuf.h>
+#include <memory>
+#include <ostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -43,8 +48,10 @@ class Collector {
   void emitLocked(const nlohmann::ordered_json &event);
 
   std::mutex mutex_;
-  std::string path_;
-  std::ofstream file_;
+  std::string path_;       // the name HOSTKERNEL_TRACE gives
+  std::string tmp_path_;   // the file written until exit, renamed to path_
+  std::unique_ptr<__gnu_cxx::stdio_filebuf<char>> buf_;  // owns the file's descriptor
+  std::ostream file_{nullptr};
   bool failed_ = false;    // the file could not be written: reported once, events dropped
   bool finished_ = false;
   bool first_ = true;      // no event written yet: no comma before it

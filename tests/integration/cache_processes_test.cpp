@@ -169,10 +169,12 @@ int genericLibraries(const fs::path &pocl_cache) {
   return n;
 }
 
+// The cache's entries (*.hkc), not its secret key.
 std::vector<fs::path> entries(const fs::path &dir) {
   std::vector<fs::path> v;
   if (!fs::exists(dir)) return v;
-  for (auto &e : fs::directory_iterator(dir)) v.push_back(e.path());
+  for (auto &e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".hkc") v.push_back(e.path());
   return v;
 }
 

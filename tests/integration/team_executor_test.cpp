@@ -2,6 +2,9 @@
 // launches run on the pool's threads, every work-item exactly once; a launch made from
 // inside one of the pool's tasks runs inline and completes (no wait on the pool it runs
 // in); NULL restores the default team.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "integration/bump_kernel.hpp"
 #include "integration/thread_pool.hpp"
 
@@ -55,6 +58,35 @@ TEST_F(TeamExecutor, InvalidArgumentsAndRestore) {
   EXPECT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
   EXPECT_EQ(launch(), CL_SUCCESS);  // the default team again
   EXPECT_EQ(wrongElements(1), 0u);
+}
+
+// Issue 24: a child forked after hkSetTeamExecutor gave its team launches to the pool,
+// whose threads are not in the child: the launch never returned. The child's launches
+// run on the own workers; its alarm ends it only if it hangs.
+TEST_F(TeamExecutor, ForkedChildLaunchesWithoutThePoolOfItsParent) {
+  ThreadPool pool(2);
+  hk_team_executor e = pool.executor();
+  ASSERT_EQ(hkSetTeamExecutor(&e), CL_SUCCESS);
+  ASSERT_EQ(launch(), CL_SUCCESS);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ::alarm(120);
+    // A direct launch only: PoCL's own commands (hkFinish, reads) need PoCL's threads,
+    // which are not in the child either (as on PoCL alone).
+    const hk_launch_counts before = counts();
+    const size_t g = kItems, l = kLocal;
+    int failures =
+        hkEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &g, &l, 0, nullptr, nullptr) != 0;
+    failures += counts().by_path[HK_PATH_TEAM] != before.by_path[HK_PATH_TEAM] + 1;
+    _exit(failures);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child hung (ended by signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(launch(), CL_SUCCESS);  // the parent keeps its pool
+  ASSERT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
+  EXPECT_EQ(wrongElements(2), 0u);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -21,21 +22,14 @@
 #include <thread>
 #include <vector>
 
+#include "program/cache_dir.hpp"
 #include "program/program_cache.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using hk::program::CacheKey;
 using hk::program::ProgramCache;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/hk-cache-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 CacheKey makeKey(const std::string &material, const std::string &name) {
   CacheKey k;
@@ -71,7 +65,7 @@ std::vector<std::string> listDir(const std::string &dir) {
 }
 
 TEST(ProgramCache, StoredEntryLoadsBack) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path + "/sub/dir");  // created on the first store
   auto key = makeKey("key material\nsource text", "0123456789abcdef.hkc");
   auto payload = makePayload(100000, 1);
@@ -83,7 +77,9 @@ TEST(ProgramCache, StoredEntryLoadsBack) {
   EXPECT_EQ(out, payload);
   EXPECT_EQ(cache.stats().hits, 1u);
   EXPECT_EQ(cache.stats().stored, 1u);
-  EXPECT_EQ(listDir(dir.path + "/sub/dir"), std::vector<std::string>{key.file_name});
+  auto names = listDir(dir.path + "/sub/dir");  // the entry and the cache's secret key
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
 }
 
 TEST(ProgramCache, DisabledCacheNeitherReadsNorWrites) {
@@ -97,7 +93,7 @@ TEST(ProgramCache, DisabledCacheNeitherReadsNorWrites) {
 }
 
 TEST(ProgramCache, CorruptEntryIsRefusedAndRewritten) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
   auto key = makeKey("material", "e.hkc");
   auto payload = makePayload(5000, 3);
@@ -118,7 +114,7 @@ TEST(ProgramCache, CorruptEntryIsRefusedAndRewritten) {
 }
 
 TEST(ProgramCache, TruncatedEntriesAreRefused) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
   auto key = makeKey("material", "t.hkc");
   ASSERT_TRUE(cache.store(key, makePayload(3000, 5)));
@@ -140,7 +136,7 @@ TEST(ProgramCache, TruncatedEntriesAreRefused) {
 }
 
 TEST(ProgramCache, ForeignEntryIsRefused) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
   // Same length, different material (another device string, say): only the full
   // comparison can tell them apart.
@@ -159,8 +155,9 @@ TEST(ProgramCache, ForeignEntryIsRefused) {
 }
 
 TEST(ProgramCache, OtherFilesAreRefused) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
+  ASSERT_TRUE(cache.store(makeKey("other", "o.hkc"), makePayload(10, 0)));  // makes the key
   auto key = makeKey("m", "x.hkc");
   writeFile(cache.entryPath(key), std::vector<char>(200, 'x'));
   std::vector<std::uint8_t> out;
@@ -171,7 +168,7 @@ TEST(ProgramCache, OtherFilesAreRefused) {
 }
 
 TEST(ProgramCache, DirectoryThatCannotBeCreatedFailsQuietlyAndLogsOnce) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   writeFile(dir.path + "/file", {'x'});
   ProgramCache cache(dir.path + "/file/cache");  // a regular file on the path (even root)
   testing::internal::CaptureStderr();
@@ -188,7 +185,7 @@ TEST(ProgramCache, DirectoryThatCannotBeCreatedFailsQuietlyAndLogsOnce) {
 
 TEST(ProgramCache, ReadOnlyDirectoryFailsQuietly) {
   if (geteuid() == 0) GTEST_SKIP() << "root writes into read-only directories";
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ::chmod(dir.path.c_str(), 0500);
   ProgramCache cache(dir.path);
   EXPECT_FALSE(cache.store(makeKey("a", "a.hkc"), makePayload(100, 0)));
@@ -213,7 +210,7 @@ int inChildWithFileSizeLimit(rlim_t limit, bool ignore_sigxfsz, F body) {
 }
 
 TEST(ProgramCache, FileSizeLimitIsRefusedInsteadOfEndingTheProcess) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
   auto key = makeKey("m", "f.hkc");
   // SIGXFSZ has its default action (end the process) in the child.
@@ -226,7 +223,7 @@ TEST(ProgramCache, FileSizeLimitIsRefusedInsteadOfEndingTheProcess) {
 }
 
 TEST(ProgramCache, FailedWriteLeavesNoFileAndKeepsTheOldEntry) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache cache(dir.path);
   auto key = makeKey("m", "w.hkc");
   auto old_payload = makePayload(3000, 2);
@@ -238,14 +235,17 @@ TEST(ProgramCache, FailedWriteLeavesNoFileAndKeepsTheOldEntry) {
   });
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
-  EXPECT_EQ(listDir(dir.path), std::vector<std::string>{key.file_name});  // no temp file
+  // No temporary file: the entry and the cache's secret key only.
+  auto names = listDir(dir.path);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
   std::vector<std::uint8_t> out;
   ASSERT_TRUE(cache.load(key, out));
   EXPECT_EQ(out, old_payload);
 }
 
 TEST(ProgramCache, ReadersNeverSeeAPartialEntry) {
-  TempDir dir;
+  TempDir dir("hk-cache-test");
   ProgramCache writer(dir.path), reader(dir.path);
   auto key = makeKey("m", "r.hkc");
   const auto a = makePayload(4 << 20, 1), b = makePayload(4 << 20, 2);

@@ -7,7 +7,11 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <string>
 #include <vector>
 
 #include "team/dispatch.hpp"
@@ -129,6 +133,36 @@ TEST_F(OpenMPTeam, StackSizeParsesLikeOpenMP) {
   EXPECT_EQ(parseOmpStackSize("lots"), 0u);
   EXPECT_EQ(parseOmpStackSize("8Q"), 0u);
   EXPECT_EQ(parseOmpStackSize("8M extra"), 0u);
+}
+
+// Issue 24: after a fork, the child's first team job on OpenMP's threads never returned
+// (libgomp is not fork-safe: its pool's threads are not in the child). The child's jobs
+// now run on hostkernel's own workers. The child's alarm ends it only if it hangs.
+TEST_F(OpenMPTeam, ForkedChildRunsTeamJobsOnItsOwnWorkers) {
+  OmpCounting parent(64);
+  ASSERT_TRUE(hk::team::runJob(parent.job(false)));  // OpenMP's pool now has threads
+  ASSERT_EQ(parent.wrong(), 0u);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ::alarm(120);
+    int failures = 0;
+    for (bool steal : {false, true}) {
+      OmpCounting c(64);
+      if (!hk::team::runJob(c.job(steal))) OmpCounting::run(&c, 0, 64, 0);
+      failures += c.wrong() != 0;
+    }
+    failures += std::string(hk::team::activeTeamName()) != "own";
+    _exit(failures);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child hung (ended by signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  // The parent carries on with OpenMP's threads.
+  OmpCounting again(64);
+  ASSERT_TRUE(hk::team::runJob(again.job(false)));
+  EXPECT_EQ(again.wrong(), 0u);
+  EXPECT_STREQ(hk::team::activeTeamName(), "openmp");
 }
 
 }  // namespace
