@@ -24,6 +24,7 @@ struct KernelEntry : launch::LaunchableKernel {
   cl_kernel handle = nullptr;
   std::uint64_t id = 0;  // PoCL's object id: tells a new kernel at the same address
   cl_program program = nullptr;
+  std::uint64_t program_id = 0;  // PoCL's id of `program`, read while the kernel holds it
   cl_context context = nullptr;
   const queue::Device *device = nullptr;  // the device `image` is for, once prepared
   // Held while arguments go to PoCL's kernel and a launch is given to PoCL (PoCL copies

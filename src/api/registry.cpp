@@ -54,6 +54,7 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   if (*err != CL_SUCCESS) return nullptr;
   pocl::checkObjectIds(k->context);
   k->id = pocl::objectId(kernel);
+  k->program_id = pocl::objectId(k->program);
   k->args.reset(num_args);
   if ((k->native = nativeProgram(k->program)) && num_args > 0) {
     char type[64] = {};
@@ -99,7 +100,7 @@ std::shared_ptr<program::ProgramImage> imageIn(Slots &slots, cl_program program,
 void Registry::findArgMeta(KernelEntry &k) {
   std::lock_guard lock(mutex_);
   auto it = programs_.find(k.program);
-  if (it == programs_.end() || !it->second.image || it->second.id != pocl::objectId(k.program))
+  if (it == programs_.end() || !it->second.image || it->second.id != k.program_id)
     return;
   const pocl::KernelRecord *meta = it->second.image->binary().findKernel(k.name);
   if (!meta || meta->num_args != k.args.numArgs() || meta->args.size() != meta->num_args)
@@ -151,14 +152,16 @@ std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program progra
 void Registry::keepHistory(const KernelEntry &k) {
   const launch::Sampler::Estimate e = k.sampler.estimate();
   if (!e.serial_ns || k.native) return;
+  // The program may be gone already (released with its last kernel): its id as read
+  // when the kernel was made tells whether the slot is still that program's.
   auto it = programs_.find(k.program);
-  if (it != programs_.end() && it->second.id == pocl::objectId(k.program))
+  if (it != programs_.end() && it->second.id == k.program_id)
     it->second.histories[k.name] = {e, k.specialization()};
 }
 
 void Registry::seedFromProgram(KernelEntry &k) {
   auto it = programs_.find(k.program);
-  if (it == programs_.end() || it->second.id != pocl::objectId(k.program)) return;
+  if (it == programs_.end() || it->second.id != k.program_id) return;
   if (auto h = it->second.histories.find(k.name); h != it->second.histories.end()) {
     k.sampler.seed(h->second.estimate);
     k.inheritSpecialization(h->second.specialization);
