@@ -67,6 +67,8 @@
 #define clCreateKernel hkCreateKernel
 #define clCreateKernelsInProgram hkCreateKernelsInProgram
 #define clCloneKernel hkCloneKernel
+#define clRetainKernel hkRetainKernel
+#define clRetainProgram hkRetainProgram
 #define clReleaseKernel hkReleaseKernel
 #define clReleaseProgram hkReleaseProgram
 #define clReleaseMemObject hkReleaseMemObject

@@ -25,6 +25,9 @@ struct KernelEntry : launch::LaunchableKernel {
   std::uint64_t id = 0;  // PoCL's object id: tells a new kernel at the same address
   cl_program program = nullptr;
   std::uint64_t program_id = 0;  // PoCL's id of `program`, read while the kernel holds it
+  // References the application holds (hkCreateKernel: 1, +1 per retain, -1 per release);
+  // -1 for a kernel made elsewhere, whose last release PoCL's count tells.
+  std::atomic<int> app_references{-1};
   cl_context context = nullptr;
   const queue::Device *device = nullptr;  // the device `image` is for, once prepared
   // Held while arguments go to PoCL's kernel and a launch is given to PoCL (PoCL copies

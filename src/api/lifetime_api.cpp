@@ -29,7 +29,8 @@ cl_uint referenceCount(Fn info, Handle h, Info what) {
 void track(cl_kernel k) {
   registry().dropKernel(k, false);
   cl_int err = CL_SUCCESS;
-  registry().kernelEntry(k, &err);
+  if (KernelEntry *e = registry().kernelEntry(k, &err))
+    e->app_references.store(1, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -54,7 +55,7 @@ cl_command_queue hkCreateCommandQueueWithProperties(cl_context c, cl_device_id d
 cl_program hkCreateProgramWithSource(cl_context c, cl_uint n, const char **src,
                                      const size_t *len, cl_int *err) {
   cl_program p = next().clCreateProgramWithSource(c, n, src, len, err);
-  if (p) registry().dropProgram(p);
+  if (p) registry().programCreated(p);
   return p;
 }
 
@@ -71,7 +72,7 @@ cl_program hkCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id
     }
   }
   cl_program p = next().clCreateProgramWithBinary(c, n, devs, lens, bins, status, err);
-  if (p) registry().dropProgram(p);
+  if (p) registry().programCreated(p);
   for (cl_uint i = 0; p && devs && lens && bins && i < n; ++i)  // the program cache's key
     hk::program::noteProgramBinaryInput(p, devs[i], {bins[i], bins[i] ? lens[i] : 0});
   return p;
@@ -79,7 +80,7 @@ cl_program hkCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id
 
 cl_program hkCreateProgramWithIL(cl_context c, const void *il, size_t len, cl_int *err) {
   cl_program p = next().clCreateProgramWithIL(c, il, len, err);
-  if (p) registry().dropProgram(p);
+  if (p) registry().programCreated(p);
   return p;
 }
 
@@ -105,7 +106,7 @@ cl_program hkLinkProgram(cl_context c, cl_uint n, const cl_device_id *devs, cons
                          void(CL_CALLBACK *notify)(cl_program, void *), void *user,
                          cl_int *err) {
   cl_program p = next().clLinkProgram(c, n, devs, opts, np, ps, notify, user, err);
-  if (p) registry().dropProgram(p);
+  if (p) registry().programCreated(p);
   return p;
 }
 
@@ -146,11 +147,42 @@ cl_kernel hkCloneKernel(cl_kernel source, cl_int *err) {
   return k;
 }
 
-cl_int hkReleaseKernel(cl_kernel k) {
+cl_int hkRetainKernel(cl_kernel k) {
   if (!k) return CL_INVALID_KERNEL;
   Registry &r = registry();
   if (r.kernels.find(k) == r.kernels.released()) return CL_INVALID_KERNEL;
-  bool last = referenceCount(next().clGetKernelInfo, k, CL_KERNEL_REFERENCE_COUNT) == 1;
+  cl_int err = next().clRetainKernel(k);
+  if (KernelEntry *e = r.kernels.find(k); err == CL_SUCCESS && hk::isEntry(e)) {
+    int n = e->app_references.load(std::memory_order_relaxed);
+    while (n >= 0 && !e->app_references.compare_exchange_weak(n, n + 1)) {
+    }
+  }
+  return err;
+}
+
+cl_int hkRetainProgram(cl_program p) {
+  if (!p) return CL_INVALID_PROGRAM;
+  cl_int err = next().clRetainProgram(p);
+  if (err == CL_SUCCESS) registry().countProgramReference(p, +1);
+  return err;
+}
+
+cl_int hkReleaseKernel(cl_kernel k) {
+  if (!k) return CL_INVALID_KERNEL;
+  Registry &r = registry();
+  KernelEntry *e = r.kernels.find(k);
+  if (e == r.kernels.released()) return CL_INVALID_KERNEL;
+  // The application's count when hostkernel made the kernel; else PoCL's, which a launch
+  // still queued on PoCL keeps above 1.
+  int app = -1;
+  if (hk::isEntry(e) && e->id == hk::pocl::objectId(k)) {
+    app = e->app_references.load(std::memory_order_relaxed);
+    while (app > 0 && !e->app_references.compare_exchange_weak(app, app - 1)) {
+    }
+    if (app > 0) --app;
+  }
+  bool last = app >= 0 ? app == 0
+                       : referenceCount(next().clGetKernelInfo, k, CL_KERNEL_REFERENCE_COUNT) == 1;
   cl_int err = next().clReleaseKernel(k);
   if (err == CL_SUCCESS && last) r.dropKernel(k, true);
   return err;
@@ -158,7 +190,10 @@ cl_int hkReleaseKernel(cl_kernel k) {
 
 cl_int hkReleaseProgram(cl_program p) {
   if (!p) return CL_INVALID_PROGRAM;
-  bool last = referenceCount(next().clGetProgramInfo, p, CL_PROGRAM_REFERENCE_COUNT) == 1;
+  // As for kernels: the application's count when hostkernel made the program.
+  const int app = registry().countProgramReference(p, -1);
+  bool last = app >= 0 ? app == 0
+                       : referenceCount(next().clGetProgramInfo, p, CL_PROGRAM_REFERENCE_COUNT) == 1;
   cl_int err = next().clReleaseProgram(p);
   if (err == CL_SUCCESS && last) {
     registry().dropProgram(p);

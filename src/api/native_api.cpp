@@ -35,7 +35,7 @@ cl_program hkCreateNativeProgramWithSource(cl_context context, cl_uint count,
   cl_program program = hk::next().clCreateProgramWithSource(context, 1, &p, &length,
                                                             errcode_ret);
   if (!program) return nullptr;
-  registry().dropProgram(program);
+  registry().programCreated(program);
   registry().addNative(program, hk::program::NativeProgram::fromSource(std::move(text)));
   return program;
 }

@@ -184,6 +184,23 @@ void Registry::dropProgram(cl_program program) {
   programs_.erase(program);
 }
 
+void Registry::programCreated(cl_program program) {
+  dropProgram(program);
+  std::lock_guard lock(mutex_);
+  program_references_[program] = {pocl::objectId(program), 1};
+}
+
+int Registry::countProgramReference(cl_program program, int delta) {
+  std::lock_guard lock(mutex_);
+  auto it = program_references_.find(program);
+  if (it == program_references_.end() || it->second.first != pocl::objectId(program))
+    return -1;
+  it->second.second += delta;
+  const int left = it->second.second;
+  if (left <= 0) program_references_.erase(it);
+  return left;
+}
+
 void Registry::addNative(cl_program program, std::shared_ptr<program::NativeProgram> native) {
   // The id must be read as later lookups read it: settle whether ids are usable first.
   cl_context context = nullptr;

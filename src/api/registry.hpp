@@ -51,6 +51,16 @@ class Registry {
   std::shared_ptr<program::NativeProgram> nativeProgram(cl_program program);
   void dropNative(cl_program program);
 
+  // References the application holds to a program made through hostkernel: created
+  // with 1, +1 per retain, -1 per release. PoCL's own count also holds its kernels' and
+  // commands' references, so it says "last" only once PoCL is done too, which a program
+  // released while a launch of it is queued may never show to hostkernel. programCreated
+  // starts the count (and forgets the address's old state); countProgramReference adds
+  // `delta` and returns the application's references left, or -1 for a program made
+  // elsewhere (PoCL's count decides). Call before PoCL's release: it reads the id.
+  void programCreated(cl_program program);
+  int countProgramReference(cl_program program, int delta);
+
   // Forget state when OpenCL objects die or a new object may reuse an address.
   void dropKernel(cl_kernel kernel, bool released);
   void dropProgram(cl_program program);
@@ -82,6 +92,7 @@ class Registry {
   void keepHistory(const KernelEntry &k);
   void seedFromProgram(KernelEntry &k);
   std::map<cl_program, ProgramSlot> programs_;
+  std::map<cl_program, std::pair<std::uint64_t, int>> program_references_;  // id, count
   std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,
                                               std::shared_ptr<program::ProgramImage> img);
   struct NativeSlot {

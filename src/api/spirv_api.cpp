@@ -71,7 +71,7 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
     if (!program)
       return fail(err, "the OpenCL implementation rejected the SPIR-V (error " +
                            std::to_string(err) + ")", errcode_ret);
-    hk::api::registry().dropProgram(program);
+    hk::api::registry().programCreated(program);
     for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
     if (errcode_ret) *errcode_ret = CL_SUCCESS;
     return program;
@@ -93,7 +93,7 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
     if (program) cl.clReleaseProgram(program);
     return fail(err != CL_SUCCESS ? err : CL_INVALID_BINARY, message, errcode_ret);
   }
-  hk::api::registry().dropProgram(program);
+  hk::api::registry().programCreated(program);
   for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return program;

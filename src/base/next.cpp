@@ -78,6 +78,7 @@ cl_icd_dispatch makeLoaderTable() {
   HK_FILL(clCompileProgram);
   HK_FILL(clLinkProgram);
   HK_FILL(clRetainKernel);
+  HK_FILL(clRetainProgram);
   HK_FILL(clReleaseKernel);
   HK_FILL(clReleaseProgram);
   HK_FILL(clReleaseMemObject);

@@ -92,6 +92,49 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
   hkReleaseContext(ctx);
 }
 
+// A kernel and its program released while a launch of the kernel still waits on PoCL's
+// queue (behind a user event here): PoCL keeps both alive until that launch ends, but the
+// application holds no reference any more, so hostkernel's state for them goes, and with
+// it the program's loaded code.
+TEST(KernelPerCall, ProgramCodeGoesWithTheApplicationsLastReference) {
+  const char *source = "kernel void scale_queued(global float *x) { x[get_global_id(0)] *= 2.0f; }";
+  cl_device_id device = nullptr;
+  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
+  cl_program program = hkCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
+  ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  std::vector<float> host(16, 1.0f);
+  cl_mem x = hkCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(float) * 16, host.data(), &err);
+  cl_kernel k = hkCreateKernel(program, "scale_queued", &err);
+  ASSERT_EQ(hkRetainKernel(k), CL_SUCCESS);   // the application's second reference
+  ASSERT_EQ(hkRetainProgram(program), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+  const size_t g = 16;
+  for (int i = 0; i < 2; ++i)  // PoCL's queue (first launch), then direct: code loaded
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  ASSERT_TRUE(LibraryMapped("scale_queued"));
+  cl_event gate = clCreateUserEvent(ctx, &err);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 1, &gate, nullptr), CL_SUCCESS);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+    ASSERT_EQ(hkReleaseProgram(program), CL_SUCCESS);
+  }
+  EXPECT_FALSE(LibraryMapped("scale_queued")) << "kept after the application's last release";
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  ASSERT_EQ(hkEnqueueReadBuffer(q, x, CL_TRUE, 0, sizeof(float) * 16, host.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(host[15], 8.0f);
+  hkReleaseEvent(gate);
+  hkReleaseMemObject(x);
+  hkReleaseCommandQueue(q);
+  hkReleaseContext(ctx);
+}
+
 // A kernel object made per call starts from what the previous one of the same kernel
 // learned: a kernel whose launches are slow (here: each work-item ~10^6 dependent steps,
 // far above the 20 µs of serial work that makes a launch worth splitting, on any CPU)
