@@ -35,14 +35,27 @@ kernel void spin(global float *x, int n) {
 }
 )CLC";
 
-TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCall) {
+// Each test's device, context and in-order queue.
+class KernelPerCall : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+    ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    q = hkCreateCommandQueue(ctx, device, 0, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+  }
+  void TearDown() override {
+    if (q) hkReleaseCommandQueue(q);
+    if (ctx) hkReleaseContext(ctx);
+  }
   cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+  cl_context ctx = nullptr;
+  cl_command_queue q = nullptr;
   cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+};
+
+TEST_F(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCall) {
   cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
@@ -88,21 +101,14 @@ TEST(KernelPerCall, AKernelObjectPerCallLaunchesDirectlyFromTheProgramsSecondCal
   hkReleaseMemObject(x);
   hkReleaseProgram(program);
   EXPECT_FALSE(LibraryMapped("scale")) << "still loaded after the program's release";
-  hkReleaseCommandQueue(q);
-  hkReleaseContext(ctx);
 }
 
 // A kernel and its program released while a launch of the kernel still waits on PoCL's
 // queue (behind a user event here): PoCL keeps both alive until that launch ends, but the
 // application holds no reference any more, so hostkernel's state for them goes, and with
 // it the program's loaded code.
-TEST(KernelPerCall, ProgramCodeGoesWithTheApplicationsLastReference) {
+TEST_F(KernelPerCall, ProgramCodeGoesWithTheApplicationsLastReference) {
   const char *source = "kernel void scale_queued(global float *x) { x[get_global_id(0)] *= 2.0f; }";
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
   cl_program program = hkCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
   ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
   std::vector<float> host(16, 1.0f);
@@ -131,8 +137,6 @@ TEST(KernelPerCall, ProgramCodeGoesWithTheApplicationsLastReference) {
   EXPECT_EQ(host[15], 8.0f);
   hkReleaseEvent(gate);
   hkReleaseMemObject(x);
-  hkReleaseCommandQueue(q);
-  hkReleaseContext(ctx);
 }
 
 // A kernel object made per call starts from what the previous one of the same kernel
@@ -140,14 +144,8 @@ TEST(KernelPerCall, ProgramCodeGoesWithTheApplicationsLastReference) {
 // far above the 20 µs of serial work that makes a launch worth splitting, on any CPU)
 // goes to the team from the new object's first launch, not inline while the new object's
 // sampler learns it again.
-TEST(KernelPerCall, ANewKernelObjectStartsFromItsPredecessorsTiming) {
+TEST_F(KernelPerCall, ANewKernelObjectStartsFromItsPredecessorsTiming) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one CPU: no team";
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
   cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
   ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
   std::vector<float> host(2, 0.0f);
@@ -172,20 +170,12 @@ TEST(KernelPerCall, ANewKernelObjectStartsFromItsPredecessorsTiming) {
   hkReleaseKernel(next);
   hkReleaseMemObject(x);
   hkReleaseProgram(program);
-  hkReleaseCommandQueue(q);
-  hkReleaseContext(ctx);
 }
 
 // Arguments hostkernel can check are only recorded: PoCL's kernel does not have them
 // (PoCL alone refuses to launch it) until a launch of it goes to PoCL's queue, which then
 // runs with them. Arguments it cannot check go to PoCL at once, for PoCL's error.
-TEST(KernelPerCall, ArgumentsReachPoclOnlyWhenALaunchGoesThere) {
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  cl_command_queue q = hkCreateCommandQueue(ctx, device, 0, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+TEST_F(KernelPerCall, ArgumentsReachPoclOnlyWhenALaunchGoesThere) {
   cl_program program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
   ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
   constexpr size_t kN = 64;
@@ -233,8 +223,6 @@ TEST(KernelPerCall, ArgumentsReachPoclOnlyWhenALaunchGoesThere) {
   hkReleaseKernel(first);
   hkReleaseMemObject(x);
   hkReleaseProgram(program);
-  hkReleaseCommandQueue(q);
-  hkReleaseContext(ctx);
 }
 
 }  // namespace
