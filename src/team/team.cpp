@@ -1,12 +1,9 @@
 #include "team/team.hpp"
 
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <xmmintrin.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -20,6 +17,7 @@
 #include "base/log.hpp"
 #include "kernel/thread_state.hpp"
 #include "team/split.hpp"
+#include "team/waiting.hpp"
 
 namespace hk::team {
 
@@ -39,49 +37,6 @@ struct alignas(64) Team::Slot {
   bool allowed_known = false;
   std::uint64_t last_move_ns = 0;
 };
-
-namespace {
-
-// Parks until woken, or for at most 2 ms: every waiter re-checks its condition after a
-// wait, so a missed wake-up would cost at most that delay, never a hang. True when the
-// wait ended by the time limit (Team::WaitStats counts those that then found work).
-bool futexWait(std::atomic<std::uint32_t> &word, std::uint32_t expected) {
-  timespec limit{0, 2'000'000};
-  return syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE,
-                 expected, &limit, nullptr, 0) != 0 &&
-         errno == ETIMEDOUT;
-}
-
-void futexWake(std::atomic<std::uint32_t> &word, int count) {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAKE_PRIVATE, count,
-          nullptr, nullptr, 0);
-}
-
-// Spins until ready() or spin_ns passed; true if ready. Every ~1 µs (16 pauses of ~60 ns
-// on these VMs) it checks the clock and asks shareCpu() whether a thread it waits for runs
-// on its CPU; if so it calls sched_yield() so that the other thread runs now instead of
-// after our time slice (measured: a round trip of ~5 µs instead of ~210 µs with
-// spin-then-park, or milliseconds spinning). It does not yield otherwise: two threads that
-// yield to each other look idle to the scheduler, which then packs them onto one CPU.
-template <typename Ready, typename ShareCpu>
-bool spinUntil(std::uint32_t spin_ns, Ready ready, ShareCpu shareCpu) {
-  if (ready()) return true;
-  if (spin_ns == 0) return false;
-  const std::uint64_t deadline = nowNs() + spin_ns;
-  for (unsigned i = 1;; ++i) {
-    _mm_pause();
-    if (ready()) return true;
-    if ((i & 15) == 0) {
-      if (nowNs() >= deadline) return false;
-      if (shareCpu()) {
-        sched_yield();
-        if (ready()) return true;
-      }
-    }
-  }
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // Registry of live teams, for the fork handlers. A spin lock (not a mutex): the child
