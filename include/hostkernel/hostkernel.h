@@ -18,14 +18,18 @@
  *   hkFinish(queue);           // ... and finish costs nothing when PoCL holds no work
  *
  * What the replacements do besides forwarding:
- * - launches (hkEnqueueNDRangeKernel, hkEnqueueTask) run directly where they can;
+ * - launches (hkEnqueueNDRangeKernel, hkEnqueueTask) run directly where they can: on the
+ *   calling thread before the call returns, or, for kernels whose launches take long, on
+ *   hostkernel's background thread while the caller goes on (as on PoCL's queue, the
+ *   results are there after a blocking read or map, hkFinish or the launch's event);
  * - hkSetKernelArg* record the arguments and forward them, so PoCL's queue path keeps
  *   working;
  * - every other enqueue, and finish, flush and wait, keep PoCL's commands ordered with
  *   direct launches (they mark the queue as holding PoCL work);
  * - the create and release calls let cached state die with its object;
  * - hkGetEventInfo and hkGetEventProfilingInfo answer for a direct launch's event (which
- *   is complete when it is returned) as for a kernel command: CL_EVENT_COMMAND_TYPE is
+ *   is complete when it is returned, or when its work is, in the background) as for a
+ *   kernel command: CL_EVENT_COMMAND_TYPE is
  *   CL_COMMAND_NDRANGE_KERNEL, CL_EVENT_COMMAND_QUEUE the queue, and on a
  *   CL_QUEUE_PROFILING_ENABLE queue the profiling timestamps are the launch's (PoCL's
  *   time base); every other event and query is forwarded.

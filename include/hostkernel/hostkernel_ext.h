@@ -198,6 +198,10 @@ typedef cl_uint hk_kernel_launch_info;
 #define HK_KERNEL_LAUNCHES_ON_PATH(path) ((hk_kernel_launch_info)(0x4C00 + (path)))
 /* launches that went to PoCL's queue for the reason (an hk_reason other than NONE) */
 #define HK_KERNEL_LAUNCHES_FOR_REASON(reason) ((hk_kernel_launch_info)(0x4C40 + (reason)))
+/* direct launches (also counted on their path) that ran in the background: on
+ * hostkernel's background launch thread while the enqueue had returned
+ * (docs/background.md) */
+#define HK_KERNEL_LAUNCHES_IN_BACKGROUND ((hk_kernel_launch_info)0x4C80)
 
 HK_API cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,
                                     size_t param_value_size, void *param_value,

@@ -10,6 +10,7 @@
 
 #include "api/registry.hpp"
 #include "base/next.hpp"
+#include "queue/background.hpp"
 #include "queue/buffers.hpp"
 
 using namespace hk::api;
@@ -19,7 +20,10 @@ namespace {
 KernelEntry *entryForSet(cl_kernel kernel) {
   cl_int err = CL_SUCCESS;
   KernelEntry *k = registry().kernelEntry(kernel, &err);
-  if (k) k->fast.store(false, std::memory_order_release);
+  if (k) {
+    k->fast.store(false, std::memory_order_release);
+    hk::queue::settleKernel(k);  // a background launch of it uses its arguments
+  }
   return k;
 }
 

@@ -3,6 +3,7 @@
 #include <hostkernel/executor.h>
 
 #include "kernel/thread_state.hpp"
+#include "queue/background.hpp"
 #include "team/dispatch.hpp"
 
 extern "C" {
@@ -10,6 +11,7 @@ extern "C" {
 cl_int hkSetTeamExecutor(const hk_team_executor *executor) {
   // Inside a work-group the launch holding the pool waits for this thread: never ending.
   if (hk::kernel::threadState().depth != 0) return CL_INVALID_OPERATION;
+  hk::queue::settleAny();  // a launch in the background may run on the pool
   if (!executor) {
     hk::team::setExecutor(nullptr, 0);
     return CL_SUCCESS;

@@ -1,10 +1,11 @@
 // hkEnqueueNDRangeKernel: the C entry point of a launch. A launch whose kernel, queue and
 // geometry are as they were at the kernel's previous direct launch takes the fast path
 // below: two lock-free lookups, one TLS access, launch::execute. Everything else (first
-// launch, changed arguments or geometry, wait lists, pending PoCL work) goes through
-// launchSlow(), which checks the queue's order, asks launch::decide
-// (launch/launcher.hpp) where the launch runs, and carries that out: directly, or
-// through PoCL's queue.
+// launch, changed arguments or geometry, wait lists, pending PoCL work, a launch running
+// in the background, kernels whose launches take long) goes through launchSlow(), which
+// settles a background launch it must follow, checks the queue's order, asks
+// launch::decide (launch/launcher.hpp) where the launch runs, and carries that out:
+// directly, in the background (queue/background.hpp), or through PoCL's queue.
 #include <hostkernel/hostkernel.h>
 
 #include <array>
@@ -16,6 +17,7 @@
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
 #include "pocl/object_id.hpp"
+#include "queue/background.hpp"
 #include "queue/buffers.hpp"
 #include "queue/events.hpp"
 #include "queue/ordering.hpp"
@@ -127,6 +129,9 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
   if (!hk::queue::waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
+  // The launch comes after a background launch of its queue or one it waits for.
+  if (Queue *known = hk::queue::findKnown(queue)) hk::queue::settleQueue(*known);
+  hk::queue::settleWaitList(nwait, waits);
   // A zero local size is no work-group size (CL_INVALID_WORK_GROUP_SIZE: the global size
   // is not a multiple of it). PoCL divides by it: 3.1 in dimensions 2 and 3, 6.0 in
   // every one, so such a launch never reaches PoCL.
@@ -172,13 +177,16 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
   {
     std::lock_guard lock(k->mutex);
     const hk::queue::Device &device = *q->device;
-    const launch::LaunchTarget target{
-        device.handle, q->context, &device.limits, device.probe.printf_buffer_size,
-        [&](std::string &error) { return reg.programImage(k->program, device.handle, error); },
-        [&](std::string &error) {
-          return reg.existingImage(k->program, device.handle, error);
-        },
-        [&](cl_mem m, void **out) { return hk::queue::bufferPointer(m, *q, out); }};
+    auto load = [&](std::string &error) {
+      return reg.programImage(k->program, device.handle, error);
+    };
+    auto found = [&](std::string &error) {
+      return reg.existingImage(k->program, device.handle, error);
+    };
+    auto resolve = [&](cl_mem m, void **out) { return hk::queue::bufferPointer(m, *q, out); };
+    const launch::LaunchTarget target{device.handle, q->context, &device.limits,
+                                      device.probe.printf_buffer_size, load, found, resolve,
+                                      hk::queue::backgroundAvailable()};
     verdict = launch::decide(*k, target, launch::LaunchRequest::from(dim, offset, global, local),
                              ts.stackRoom(), plan);
     if (k->device != q->device) k->device = q->device;  // prepared for it, or failed on it
@@ -190,6 +198,7 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
         return toQueue(verdict.reason);
       case launch::Verdict::Path::OutOfResources: return CL_OUT_OF_RESOURCES;
       case launch::Verdict::Path::Specialize:
+      case launch::Verdict::Path::Background:
       case launch::Verdict::Path::Direct: break;
     }
   }
@@ -202,6 +211,9 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
       return toQueue(HK_REASON_INVALID_LAUNCH);
   }
   if (!q->idle() && (err = hk::queue::drainQueue(*q)) != CL_SUCCESS) return err;
+  if (verdict.path == launch::Verdict::Path::Background &&
+      hk::queue::startInBackground(*k, plan, *q, event, &err))
+    return err;
   if (event) times.start = hk::queue::profilingClock();
   if ((err = launch::execute(*k, plan, ts)) != CL_SUCCESS) return err;
   return event ? hk::queue::completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,

@@ -9,6 +9,7 @@
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
 #include "program/program_image.hpp"
+#include "queue/background.hpp"
 #include "queue/buffers.hpp"
 #include "queue/events.hpp"
 #include "queue/queue.hpp"
@@ -169,6 +170,7 @@ cl_int hkRetainProgram(cl_program p) {
 
 cl_int hkReleaseKernel(cl_kernel k) {
   if (!k) return CL_INVALID_KERNEL;
+  hk::queue::settleAny();  // a launch in the background may use what goes with it
   Registry &r = registry();
   KernelEntry *e = r.kernels.find(k);
   if (e == r.kernels.released()) return CL_INVALID_KERNEL;
@@ -190,6 +192,7 @@ cl_int hkReleaseKernel(cl_kernel k) {
 
 cl_int hkReleaseProgram(cl_program p) {
   if (!p) return CL_INVALID_PROGRAM;
+  hk::queue::settleAny();
   // As for kernels: the application's count when hostkernel made the program.
   const int app = registry().countProgramReference(p, -1);
   bool last = app >= 0 ? app == 0
@@ -205,6 +208,7 @@ cl_int hkReleaseProgram(cl_program p) {
 
 cl_int hkReleaseMemObject(cl_mem m) {
   if (!m) return CL_INVALID_MEM_OBJECT;
+  hk::queue::settleAny();
   // A pointer learned with a map is cheap to learn again: dropped on every release. A
   // buffer hostkernel gave memory to is forgotten when PoCL destroys it (queue/buffers.cpp).
   hk::queue::forgetLearnedPointer(m);
@@ -213,6 +217,7 @@ cl_int hkReleaseMemObject(cl_mem m) {
 
 cl_int hkReleaseCommandQueue(cl_command_queue q) {
   if (!q) return CL_INVALID_COMMAND_QUEUE;
+  hk::queue::settleAny();
   bool last =
       referenceCount(next().clGetCommandQueueInfo, q, CL_QUEUE_REFERENCE_COUNT) == 1;
   if (last) {
@@ -224,6 +229,7 @@ cl_int hkReleaseCommandQueue(cl_command_queue q) {
 
 cl_int hkReleaseContext(cl_context c) {
   if (!c) return CL_INVALID_CONTEXT;
+  hk::queue::settleAny();
   return next().clReleaseContext(c);
 }
 

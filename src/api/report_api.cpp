@@ -161,6 +161,8 @@ cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,
   else if (param_name >= HK_KERNEL_LAUNCHES_FOR_REASON(1) &&
            param_name < HK_KERNEL_LAUNCHES_FOR_REASON(HK_REASON_COUNT))
     count = &k->counts.by_reason[param_name - HK_KERNEL_LAUNCHES_FOR_REASON(0)];
+  else if (param_name == HK_KERNEL_LAUNCHES_IN_BACKGROUND)
+    count = &k->counts.background;
   if (!count) return CL_INVALID_VALUE;
   const cl_ulong value = count->load();
   return answer(&value, sizeof value, param_value_size, param_value, param_value_size_ret);

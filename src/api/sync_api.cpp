@@ -3,6 +3,7 @@
 #include <hostkernel/hostkernel.h>
 
 #include "base/next.hpp"
+#include "queue/background.hpp"
 #include "queue/ordering.hpp"
 #include "queue/queue.hpp"
 
@@ -14,6 +15,7 @@ extern "C" {
 cl_int hkFinish(cl_command_queue handle) {
   if (!handle) return CL_INVALID_COMMAND_QUEUE;
   if (queue::Queue *q = queue::findKnown(handle)) {
+    queue::settleQueue(*q);
     if (q->idle()) return CL_SUCCESS;
     return queue::drainQueue(*q);
   }

@@ -86,6 +86,8 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
   parseNumber("HOSTKERNEL_NUM_THREADS", getenv_fn("HOSTKERNEL_NUM_THREADS"), c.num_threads);
   parseNumber("HOSTKERNEL_INLINE_MAX_ITEMS", getenv_fn("HOSTKERNEL_INLINE_MAX_ITEMS"),
               c.inline_max_items);
+  parseNumber("HOSTKERNEL_BACKGROUND_US", getenv_fn("HOSTKERNEL_BACKGROUND_US"),
+              c.background_us);
   parseNumber("HOSTKERNEL_SPECIALIZE_MS", getenv_fn("HOSTKERNEL_SPECIALIZE_MS"),
               c.specialize_ms);
   std::uint64_t spin_us = c.spin_us;

@@ -27,11 +27,11 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "base/function_ref.hpp"
 #include "kernel/kernel_args.hpp"
 #include "pocl/kernel_cache.hpp"
 #include "program/native_program.hpp"
@@ -41,7 +41,7 @@ namespace hk::kernel {
 
 // The program's image on the device being prepared for (the registry's, shared by the
 // program's kernels); null with `error` set when there is none.
-using ImageLoader = std::function<std::shared_ptr<program::ProgramImage>(std::string &error)>;
+using ImageLoader = FunctionRef<std::shared_ptr<program::ProgramImage>(std::string &error)>;
 
 class Kernel {
  public:

@@ -15,10 +15,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "base/function_ref.hpp"
 #include "program/program_image.hpp"
 
 namespace hk::kernel {
@@ -45,7 +45,7 @@ class ArgValue {
 };
 
 // Resolves a cl_mem to its device pointer; returns false if it cannot.
-using BufferResolver = std::function<bool(cl_mem, void **)>;
+using BufferResolver = FunctionRef<bool(cl_mem, void **)>;
 
 class KernelArgs {
  public:

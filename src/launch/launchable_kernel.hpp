@@ -26,6 +26,7 @@ namespace hk::launch {
 struct LaunchCounts {
   std::atomic<std::uint64_t> by_path[3] = {};
   std::atomic<std::uint64_t> by_reason[HK_REASON_COUNT] = {};
+  std::atomic<std::uint64_t> background{0};  // of them, run in the background
   void add(hk_path path, hk_reason reason) {
     auto &p = by_path[path];
     p.store(p.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -47,6 +48,14 @@ class LaunchableKernel : public kernel::Kernel {
   team::TeamChoice team_choice;  // HOSTKERNEL_TEAM=auto with OpenMP: this kernel's team
   std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
   std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
+  // Launches that take at least this long run in the background (queue/background.hpp)
+  // when decide() next sees them; set by decide(), UINT64_MAX when they may not.
+  std::atomic<std::uint64_t> background_ns{UINT64_MAX};
+  // Background launches whose result was needed at once, in a row; past a few, the
+  // kernel's next `background_pause` long launches run before their calls return
+  // (queue/background.cpp).
+  std::atomic<std::uint32_t> background_misses{0};
+  std::atomic<std::uint32_t> background_pause{0};
   // What execute() does after a launch, set by decide(): 0 for most kernels, so that the
   // launch path tests one byte next to the counts it has just written.
   static constexpr std::uint8_t kCountVariants = 1;  // native kernels (hidden ndrange)

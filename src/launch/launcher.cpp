@@ -116,9 +116,18 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   noteAfterLaunch(k);
   k.plans.store(r, plan);
   const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
+  const std::uint64_t background_ns = t.background ? config().background_us * 1000 : UINT64_MAX;
+  if (k.background_ns.load(std::memory_order_relaxed) != background_ns)
+    k.background_ns.store(background_ns, std::memory_order_relaxed);
+  if (specialize) return Verdict{Verdict::Path::Specialize};
+  // A kernel whose launches take long keeps taking this path: each of its launches goes to
+  // the background (the fast path runs launches before their calls return).
+  if (k.sampler.lastNs() >= background_ns &&
+      k.background_pause.load(std::memory_order_relaxed) == 0)
+    return Verdict{Verdict::Path::Background};
   // Until its unchecked variant is settled, a native kernel's launches come here.
   if (k.variantsSettled()) k.fast.store(true, std::memory_order_release);
-  return Verdict{specialize ? Verdict::Path::Specialize : Verdict::Path::Direct};
+  return Verdict{Verdict::Path::Direct};
 }
 
 bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
@@ -150,6 +159,14 @@ void afterLaunch(LaunchableKernel &k, const Plan &plan, kernel::ThreadState &ts,
     ts.traceBuffer().record({trace::Kind::Launch, static_cast<std::uint8_t>(path),
                              HK_REASON_NONE, 0, k.trace_name, t0, nowNs() - t0,
                              plan.total_groups});
+}
+
+void noteLongLaunch(LaunchableKernel &k) {
+  if (const std::uint32_t pause = k.background_pause.load(std::memory_order_relaxed)) {
+    k.background_pause.store(pause - 1, std::memory_order_relaxed);
+    return;
+  }
+  if (k.fast.load(std::memory_order_relaxed)) k.fast.store(false, std::memory_order_relaxed);
 }
 
 void noteTeamWork(LaunchableKernel &k, std::uint64_t ns) {

@@ -8,6 +8,9 @@
 // plan, and gives a Verdict:
 //   Direct         execute(): inline, or on the team when the launch is large or the
 //                  kernel's launches have been slow;
+//   Background     execute() on the background launch thread while the caller goes on
+//                  (queue/background.hpp): the kernel's last launch took at least
+//                  LaunchableKernel::background_ns;
 //   Queue          PoCL's queue, for `reason` (for HK_REASON_STACK with the local size
 //                  that fits PoCL's workers when the request gives none; for
 //                  HK_REASON_FIRST_LAUNCH the first launch of a kernel whose program
@@ -47,10 +50,11 @@ struct LaunchTarget {
   kernel::ImageLoader image;       // the kernel's program on `device`, compiled if need be
   kernel::ImageLoader found_image; // the same if it exists already (Kernel::prepare's `find`)
   kernel::BufferResolver buffers;  // a cl_mem's device pointer
+  bool background = false;         // the launch may run in the background
 };
 
 struct Verdict {
-  enum class Path : std::uint8_t { Direct, Queue, Specialize, OutOfResources };
+  enum class Path : std::uint8_t { Direct, Background, Queue, Specialize, OutOfResources };
   Path path = Path::Direct;
   hk_reason reason = HK_REASON_NONE;
   // Path::Queue with HK_REASON_STACK: the local size whose group fits PoCL's workers.
@@ -84,6 +88,9 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
 // Adds a team launch's work-group time to the kernel's total; past the kernel's next
 // specialization check the next launch takes the slow path.
 [[gnu::noinline]] void noteTeamWork(LaunchableKernel &k, std::uint64_t ns);
+// A launch took at least k.background_ns: unless the kernel's background launches are
+// paused, its next launch takes the slow path, where decide() sends it to the background.
+[[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k);
 
 // Runs a kernel whose plan is made: on the team when the launch is large or the kernel's
 // launches have been slow, else on the calling thread. Counts the path. Returns
@@ -126,6 +133,7 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     const std::uint64_t wall = nowNs() - t0;
     sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
     if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
+    if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);
   }
   if (k.grid_changed.load(std::memory_order_relaxed))
     k.grid_changed.store(false, std::memory_order_relaxed);

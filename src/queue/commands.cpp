@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/next.hpp"
+#include "queue/background.hpp"
 #include "queue/buffers.hpp"
 #include "queue/command_counts.hpp"
 #include "queue/events.hpp"
@@ -38,6 +39,8 @@ cl_int run(const Command &c, Check check, Work work, Forward forward) {
   Queue *q = c.queue ? findKnown(c.queue) : nullptr;
   cl_int err = CL_SUCCESS;
   if (!q && c.queue) q = find(c.queue, &err);
+  if (q) settleQueue(*q);  // after a background launch of its queue
+  settleWaitList(c.nwait, c.waits);
   hk_reason why = HK_REASON_POCL_CHECKS;  // an unknown queue: PoCL reports it
   if (q && (why = check(*q)) == HK_REASON_NONE) {
     const Admission a = admit(*q, c.nwait, c.waits, c.blocking);

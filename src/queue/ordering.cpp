@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include "base/next.hpp"
+#include "queue/background.hpp"
 #include "pocl/abi.hpp"
 
 namespace hk::queue {
 
 cl_int drainQueue(Queue &q) {
+  settleQueue(q);  // PoCL's clFinish does not wait for a background launch
   std::uint64_t upto = q.enqueued.load(std::memory_order_acquire);
   cl_int err = next().clFinish(q.handle);
   if (err != CL_SUCCESS) return err;

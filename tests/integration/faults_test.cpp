@@ -258,7 +258,7 @@ TEST_F(Faults, ForkChildLaunchesDirectlyAndSoDoesTheParent) {
     size_t l = 64;
     return hkEnqueueNDRangeKernel(cl_.queue, k, 1, nullptr, &g, &l, 0, nullptr, nullptr) ==
                CL_SUCCESS &&
-           filledWith(out.host, g, v);
+           hkFinish(cl_.queue) == CL_SUCCESS && filledWith(out.host, g, v);
   };
   // Initialise everything in the parent: the kernel prepared, a small and a large launch.
   ASSERT_TRUE(launch(1, kSmall));
@@ -279,7 +279,7 @@ TEST_F(Faults, ForkChildLaunchesDirectlyAndSoDoesTheParent) {
     std::memset(out.host, 0, g * 4);
     if (hkEnqueueNDRangeKernel(cl_.queue, k, 1, nullptr, &g, &l, 0, nullptr, nullptr) !=
             CL_SUCCESS ||
-        !filledWith(out.host, g, 3))
+        hkFinish(cl_.queue) != CL_SUCCESS || !filledWith(out.host, g, 3))
       code = 10;
     else if (!launch(4, kSmall)) code = 11;
     else if (!launch(5, kLarge)) code = 12;
@@ -290,7 +290,7 @@ TEST_F(Faults, ForkChildLaunchesDirectlyAndSoDoesTheParent) {
       g = kSmall;
       if (hkEnqueueNDRangeKernel(cl_.queue, k, 1, nullptr, &g, &l, 0, nullptr, &ev) !=
               CL_SUCCESS ||
-          !ev || !filledWith(out.host, g, 6))
+          !ev || hkWaitForEvents(1, &ev) != CL_SUCCESS || !filledWith(out.host, g, 6))
         code = 13;
       else {
         cl_int status = -1;
@@ -513,7 +513,7 @@ std::string launchThrough(const Api &api, const Cl &cl, cl_program program, Host
     else if ((err = api.enqueue(cl.queue, k, 1, nullptr, &g, &l, 0, nullptr, nullptr)) !=
              CL_SUCCESS)
       problem = "hkEnqueueNDRangeKernel: " + std::to_string(err);
-    else if (!filledWith(out.host, g, v))
+    else if (api.finish(cl.queue) != CL_SUCCESS || !filledWith(out.host, g, v))
       problem = "wrong result for " + std::to_string(g) + " work-items";
     if (!problem.empty()) break;
   }

@@ -17,9 +17,9 @@
 //                  launch goes to PoCL's queue (HK_REASON_ARG_KIND), then a blocking read;
 //   * and every 256th launch of a thread reads the `inc` buffer back through
 //     hkEnqueueReadBuffer (a PoCL command, which the next direct launch must order after).
-// Direct launches are complete when hkEnqueueNDRangeKernel returns and their buffers are
-// CL_MEM_USE_HOST_PTR (on PoCL's CPU device the host memory is the device memory), so their
-// results are checked in host memory right after the call.
+// The buffers are CL_MEM_USE_HOST_PTR (on PoCL's CPU device the host memory is the device
+// memory), so results are checked in host memory after hkFinish: free when the launch ran
+// on the calling thread, a wait when it ran in the background (docs/background.md).
 //
 // At the start, after the warm-up (first 1/16 of the run) and at the end, VmRSS and VmHWM
 // from /proc/self/status are printed; with --max-rss-growth-mb the run fails if VmRSS grew
@@ -234,6 +234,7 @@ class Worker {
     if (!ok(hkEnqueueNDRangeKernel(q_, inc_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             "hkEnqueueNDRangeKernel(inc)", it))
       return;
+    if (!ok(hkFinish(q_), "hkFinish(inc)", it)) return;
     ++inc_count_;
     for (size_t i = 0; i < g; ++i)
       if (!check(it, "inc", i, inc_host_.p[i], inc_count_)) return;
@@ -275,6 +276,7 @@ class Worker {
                                    geo.local ? geo.l : nullptr, 0, nullptr, nullptr),
             "hkEnqueueNDRangeKernel(fill)", it))
       return;
+    if (!ok(hkFinish(q_), "hkFinish(fill)", it)) return;
     for (size_t i = 0; i < n; ++i)
       if (!check(it, "fill", i, fill_host_.p[i], seed * 31 + int(i) + int(off[0]) * 7)) return;
     ++verified_;
@@ -288,6 +290,7 @@ class Worker {
     if (!ok(hkEnqueueNDRangeKernel(q_, sum_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             "hkEnqueueNDRangeKernel(group_sum)", it))
       return;
+    if (!ok(hkFinish(q_), "hkFinish(group_sum)", it)) return;
     for (size_t grp = 0; grp < g / l; ++grp) {
       long want = 0;
       for (size_t j = 0; j < l; ++j) want += sum_in_host_.p[grp * l + j] + add;
@@ -306,6 +309,7 @@ class Worker {
                                    nullptr, nullptr),
             "hkEnqueueNDRangeKernel(big)", it))
       return;
+    if (!ok(hkFinish(q_), "hkFinish(big)", it)) return;
     const auto *out = reinterpret_cast<const cl_uint *>(big_host_.p);
     for (size_t i = 0; i < g; ++i)
       if (!check(it, "big", i, out[i], cl_uint(cl_uint(i) * 2654435761u ^ seed))) return;

@@ -17,11 +17,12 @@ TEST(KernelLifecycle, PreparationFailureIsRememberedPerDevice) {
   hk::kernel::Kernel k;
   k.name = "k";
   int loads = 0;
-  const hk::kernel::ImageLoader none = [&](std::string &error) {
+  auto fail = [&](std::string &error) {
     ++loads;
     error = "no binary";
     return std::shared_ptr<hk::program::ProgramImage>();
   };
+  const hk::kernel::ImageLoader none = fail;
   EXPECT_EQ(k.prepare(fakeDevice(1), none), HK_REASON_PREPARE_FAILED);
   EXPECT_EQ(k.prepare(fakeDevice(1), none), HK_REASON_PREPARE_FAILED);
   EXPECT_EQ(loads, 1) << "a failed device is not tried again";

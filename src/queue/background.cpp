@@ -1,0 +1,311 @@
+#include "queue/background.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <string_view>
+
+#include "base/clock.hpp"
+#include "base/config.hpp"
+#include "base/exit_guard.hpp"
+#include "base/log.hpp"
+#include "base/next.hpp"
+#include "kernel/thread_state.hpp"
+#include "launch/launcher.hpp"
+#include "pocl/abi.hpp"
+#include "queue/events.hpp"
+#include "team/dispatch.hpp"
+#include "team/waiting.hpp"
+
+namespace hk::queue {
+
+constinit BackgroundNow g_background_now;
+
+namespace {
+
+// The background thread's stack: room for the largest work-group a caller's thread could
+// run (planWithinStack plans against the caller's stack; a plan that needs more than this
+// runs on the caller).
+constexpr std::size_t kStackBytes = std::size_t{16} << 20;
+// After a launch, the background thread spins this long for the next one before it
+// parks: a caller that launches again within it pays no wake-up.
+constexpr std::uint64_t kIdleSpinNs = 50'000;
+// A caller that needs the launch's result spins at most this long before it parks, and
+// only this long (kTeamSpinNs) when the launch runs on the team, whose threads need the
+// CPUs the caller would spin on.
+constexpr std::uint64_t kSettleSpinNs = 20'000;
+constexpr std::uint64_t kTeamSpinNs = 2'000;
+// A launch whose result is needed within this time of its enqueue overlapped nothing; a
+// kernel with kMissesInRow such launches in a row runs before its calls return again for
+// its next kPauseLaunches long launches (launch::noteLongLaunch).
+constexpr std::uint64_t kMinGapNs = 2'000;
+constexpr std::uint32_t kMissesInRow = 4;
+constexpr std::uint32_t kPauseLaunches = 64;
+
+struct Job {
+  launch::LaunchableKernel *kernel = nullptr;
+  launch::Plan plan{};
+  Queue *queue = nullptr;
+  cl_event event = nullptr;  // retained for the background thread, or null
+  CommandTimes times;
+  std::uint64_t number = 0;     // the launch's place in Queue::enqueued
+  std::size_t printf_capacity = 0;
+};
+
+// The background thread and its one job. Posting and completing are counted: the job is
+// running while posted != done. The job is written only by a poster holding post_mutex
+// while nothing runs, and read by the background thread after it sees `posted` change.
+// Never destroyed: a launch may still be settled by an exit handler.
+struct Runner {
+  std::mutex post_mutex;  // one poster at a time; held across fork()
+  bool started = false;   // under post_mutex
+  bool exiting = false;   // set by the exit handler, under post_mutex
+  pthread_t thread{};     // the background thread, once started
+  std::atomic<bool> stop{false};  // the thread ends (Stopper)
+  std::uint64_t stack_room = 0;  // the thread's room for work-groups, once it runs
+  Job job;
+  std::atomic<std::uint32_t> posted{0};
+  std::atomic<std::uint32_t> done{0};
+  // Futex words' companions: set while the background thread is parked on `posted`, and
+  // the number of callers parked on `done`, so that neither side makes a system call to
+  // wake a thread that is not parked.
+  std::atomic<std::uint32_t> parked{0};
+  std::atomic<std::uint32_t> waiters{0};
+  // What a settling caller needs of the running job, which a poster may replace as soon
+  // as it completes: its kernel, when it was handed over and how long to spin for it.
+  std::atomic<launch::LaunchableKernel *> kernel{nullptr};
+  std::atomic<std::uint64_t> posted_ns{0};
+  std::atomic<std::uint64_t> spin_limit_ns{0};
+};
+
+Runner &runner() {
+  static Runner *r = new Runner;
+  return *r;
+}
+
+bool noShare() { return false; }
+
+// The launch's work-groups have run: the queue holds no more work for it, then its event
+// completes. Setting the event's status runs the application's event callbacks here, on
+// the background thread; one that enqueues on the queue finds the queue idle.
+void completeJob(Job &job, cl_int err) {
+  if (err != CL_SUCCESS)
+    logf(LogLevel::Warn, "kernel '%s': its launch in the background failed (error %d)",
+         job.kernel->name.c_str(), err);
+  job.queue->completedUpTo(job.number);
+  if (cl_event e = job.event) {
+    const Queue &q = *job.queue;
+    if (q.profiling) recordDirectEvent(e, q.handle, CL_COMMAND_NDRANGE_KERNEL, &job.times,
+                                       profilingClock());
+    const cl_int status = err != CL_SUCCESS ? err
+                          : pocl::executionFailed(job.plan.pc) ? pocl::kExecutionFailedStatus
+                                                               : CL_COMPLETE;
+    next().clSetUserEventStatus(e, status);
+    releaseEvent(e);
+  }
+}
+
+void *runnerMain(void *) {
+  Runner &r = runner();
+  kernel::ThreadState &ts = kernel::threadState();
+  std::uint32_t seen = r.done.load(std::memory_order_relaxed);
+  for (;;) {
+    auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };
+    if (!team::spinUntil(kIdleSpinNs, posted, noShare)) {
+      for (;;) {
+        r.parked.store(1, std::memory_order_seq_cst);
+        if (r.posted.load(std::memory_order_seq_cst) != seen ||
+            r.stop.load(std::memory_order_acquire))
+          break;
+        team::futexWait(r.posted, seen);
+      }
+      r.parked.store(0, std::memory_order_relaxed);
+    }
+    if (r.posted.load(std::memory_order_acquire) == seen) return nullptr;  // stopped
+    Job &job = r.job;
+    if (!ts.ready) ts.setUp(job.printf_capacity);
+    if (job.event) job.times.start = profilingClock();
+    const cl_int err = launch::execute(*job.kernel, job.plan, ts);
+    completeJob(job, err);
+    g_background_now.busy.store(false, std::memory_order_release);
+    r.done.store(++seen, std::memory_order_seq_cst);
+    if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
+  }
+  return nullptr;
+}
+
+void atExit() {
+  Runner &r = runner();
+  {
+    std::lock_guard lock(r.post_mutex);
+    r.exiting = true;
+  }
+  settleAll();
+}
+
+// fork(): the child has no background thread. The parent's launch completes before the
+// fork (so that no job is lost half-run), and no other thread posts until it is over.
+void beforeFork() {
+  runner().post_mutex.lock();
+  settleAll();
+}
+void afterForkParent() { runner().post_mutex.unlock(); }
+void afterForkChild() {
+  Runner &r = runner();
+  new (&r.post_mutex) std::mutex;
+  r.started = false;
+  r.posted.store(0, std::memory_order_relaxed);
+  r.done.store(0, std::memory_order_relaxed);
+  r.parked.store(0, std::memory_order_relaxed);
+  r.waiters.store(0, std::memory_order_relaxed);
+  g_background_now.busy.store(false, std::memory_order_relaxed);
+}
+
+// Starts the background thread with every signal blocked (the application's handlers
+// run on its own threads). Its exit and fork handlers are registered here, after those
+// of the team and of the libraries loaded before: exit() and fork() run them first, so
+// that the launch is settled while everything it uses still works. Under post_mutex.
+bool startRunner(Runner &r) {
+  static bool handlers = [] {
+    std::atexit(atExit);
+    pthread_atfork(beforeFork, afterForkParent, afterForkChild);
+    return true;
+  }();
+  (void)handlers;
+  sigset_t block, saved;
+  sigfillset(&block);
+  pthread_sigmask(SIG_SETMASK, &block, &saved);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kStackBytes);
+  const int err = pthread_create(&r.thread, &attr, runnerMain, nullptr);
+  pthread_attr_destroy(&attr);
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  if (err != 0) {
+    logf(LogLevel::Warn, "background launches: cannot start a thread (error %d)", err);
+    return false;
+  }
+  // Work-groups get what is left of the stack below the thread's first frames, less the
+  // reserve ThreadState keeps for signal handlers.
+  r.stack_room = kStackBytes - (std::size_t{1} << 20);
+  r.started = true;
+  return true;
+}
+
+// A caller that needed the launch's result this soon after its enqueue gained nothing
+// from it running in the background (kMinGapNs).
+void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns) {
+  if (nowNs() - posted_ns < kMinGapNs) {
+    const std::uint32_t misses = k.background_misses.load(std::memory_order_relaxed) + 1;
+    if (misses < kMissesInRow) {
+      k.background_misses.store(misses, std::memory_order_relaxed);
+      return;
+    }
+    k.background_pause.store(kPauseLaunches, std::memory_order_relaxed);
+  }
+  k.background_misses.store(0, std::memory_order_relaxed);
+}
+
+// Ends the background thread when libhostkernel is unloaded or the process exits (its
+// code must not outlive the library). A static object: its destructor runs after the exit
+// handler above, which has settled the last launch.
+struct Stopper {
+  ~Stopper() {
+    Runner &r = runner();
+    std::lock_guard lock(r.post_mutex);
+    if (!r.started) return;
+    settleAll();
+    r.stop.store(true, std::memory_order_release);
+    team::futexWake(r.posted, 1);
+    pthread_join(r.thread, nullptr);
+    r.started = false;
+    r.exiting = true;
+  }
+} g_stopper;
+
+}  // namespace
+
+bool backgroundAvailable() {
+  if (config().background_us == 0 || exitBegun()) return false;
+  return std::string_view(team::activeTeamName()) == "own";
+}
+
+bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Queue &q,
+                       cl_event *event, cl_int *err) {
+  Runner &r = runner();
+  std::unique_lock lock(r.post_mutex, std::try_to_lock);
+  if (!lock.owns_lock() || r.exiting || exitBegun()) return false;
+  if (r.posted.load(std::memory_order_acquire) != r.done.load(std::memory_order_acquire))
+    return false;  // another queue's launch runs there: this caller runs its own
+  if (!r.started && !startRunner(r)) return false;
+  if (std::uint64_t{plan.stack_kib} << 10 > r.stack_room) return false;
+  Job &job = r.job;
+  job.event = nullptr;
+  if (event) {
+    job.times = CommandTimes::begin();
+    cl_int e = CL_SUCCESS;
+    cl_event user = next().clCreateUserEvent(q.context, &e);
+    if (e != CL_SUCCESS) return false;
+    if (next().clRetainEvent(user) != CL_SUCCESS) {
+      next().clReleaseEvent(user);
+      return false;
+    }
+    recordDirectEvent(user, q.handle, CL_COMMAND_NDRANGE_KERNEL, nullptr, 0);
+    job.event = user;
+    *event = user;
+  }
+  job.kernel = &k;
+  job.plan = plan;
+  job.queue = &q;
+  job.printf_capacity = q.device->probe.printf_buffer_size;
+  const bool team = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
+  r.kernel.store(&k, std::memory_order_relaxed);
+  r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
+  job.number = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
+  g_background_now.queue.store(&q, std::memory_order_relaxed);
+  g_background_now.kernel.store(&k, std::memory_order_relaxed);
+  g_background_now.event.store(job.event, std::memory_order_relaxed);
+  g_background_now.busy.store(true, std::memory_order_release);
+  r.posted_ns.store(nowNs(), std::memory_order_relaxed);
+  k.counts.background.store(k.counts.background.load(std::memory_order_relaxed) + 1,
+                            std::memory_order_relaxed);
+  r.posted.store(r.posted.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  if (r.parked.load(std::memory_order_seq_cst)) team::futexWake(r.posted, 1);
+  *err = CL_SUCCESS;
+  return true;
+}
+
+void settleAll() {
+  Runner &r = runner();
+  const std::uint32_t target = r.posted.load(std::memory_order_acquire);
+  auto done = [&] {
+    return static_cast<std::int32_t>(r.done.load(std::memory_order_acquire) - target) >= 0;
+  };
+  if (done()) return;
+  // An event callback of the launch runs on the background thread before the launch is
+  // counted done: what it enqueues comes after the launch already.
+  if (r.started && pthread_equal(pthread_self(), r.thread)) return;
+  // The job's description may already be its successor's (the job completed and another
+  // was posted meanwhile): it only steers the heuristics below.
+  launch::LaunchableKernel *k = r.kernel.load(std::memory_order_relaxed);
+  const std::uint64_t posted_ns = r.posted_ns.load(std::memory_order_relaxed);
+  if (k) noteSettled(*k, posted_ns);
+  // Spin while the launch is likely to end soon (the kernel's last duration after its
+  // hand-over), at most spin_limit_ns.
+  const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);
+  const std::uint64_t now = nowNs();
+  const std::uint64_t spin = std::min((expected_end > now ? expected_end - now : 0) + 1'000,
+                                      r.spin_limit_ns.load(std::memory_order_relaxed));
+  if (team::spinUntil(spin, done, noShare)) return;
+  r.waiters.fetch_add(1, std::memory_order_seq_cst);
+  for (std::uint32_t d; d = r.done.load(std::memory_order_seq_cst), !done();)
+    team::futexWait(r.done, d);
+  r.waiters.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace hk::queue

@@ -1,0 +1,316 @@
+// Launches in the background (src/queue/background.hpp): a direct launch of a kernel whose
+// launches take long returns before its work-groups have run, and whatever must come
+// after it waits for it. Each test launches a kernel that takes about a millisecond on a
+// buffer over the test's own memory (CL_MEM_USE_HOST_PTR), so that it can look at the
+// memory without an OpenCL command: the launch is complete exactly when every element
+// holds its final value. The kernel's first launches teach hostkernel how long it takes;
+// HK_KERNEL_LAUNCHES_IN_BACKGROUND says that the launches under test ran in the
+// background.
+#include <hostkernel/hostkernel.h>
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+#include "support/pocl_device.hpp"
+
+namespace {
+
+// out[i] = value + i, after `n` rounds of arithmetic that keep the work-item busy (their
+// result, masked with `mask` = 0, is added so that the compiler keeps them).
+const char *kSource = R"CLC(
+kernel void slow_fill(global int *out, int n, int value, uint mask) {
+  const int i = get_global_id(0);
+  unsigned v = (unsigned)i;
+  for (int r = 0; r < n; ++r) v = v * 1664525u + 1013904223u;
+  out[i] = value + i + (int)(v & mask);
+}
+kernel void quick_fill(global int *out, int value) { out[get_global_id(0)] = value; }
+)CLC";
+
+constexpr size_t kItems = 64;
+constexpr int kRounds = 200000;  // about a millisecond for the 64 work-items
+
+bool Filled(const int *p, int value) {
+  for (size_t i = 0; i < kItems; ++i)
+    if (p[i] != value + static_cast<int>(i)) return false;
+  return true;
+}
+
+cl_ulong InBackground(cl_kernel k) {
+  cl_ulong n = 0;
+  EXPECT_EQ(hkGetKernelLaunchInfo(k, HK_KERNEL_LAUNCHES_IN_BACKGROUND, sizeof n, &n, nullptr),
+            CL_SUCCESS);
+  return n;
+}
+
+// The caller's own work between its commands: long enough that hostkernel sees the
+// launch overlap something (queue/background.cpp, kMinGapNs), far shorter than it.
+void OwnWork() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
+
+class Background : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(FindPoclDevice(nullptr, &device));
+    ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    q = hkCreateCommandQueueWithProperties(ctx, device, props, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    program = hkCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    kernel = hkCreateKernel(program, "slow_fill", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    memory = Memory();
+    out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kItems * sizeof(int), memory, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(kernel, 0, sizeof out, &out), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(kernel, 1, sizeof kRounds, &kRounds), CL_SUCCESS);
+    const cl_uint mask = 0;
+    ASSERT_EQ(hkSetKernelArg(kernel, 3, sizeof mask, &mask), CL_SUCCESS);
+    // Launches that teach hostkernel the kernel's duration; each waited for.
+    for (int i = 0; i < 3; ++i) {
+      Launch(-1);
+      OwnWork();
+      ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    }
+  }
+  void TearDown() override {
+    if (kernel) EXPECT_EQ(hkReleaseKernel(kernel), CL_SUCCESS);
+    if (out) hkReleaseMemObject(out);
+    if (program) hkReleaseProgram(program);
+    if (q) hkReleaseCommandQueue(q);
+    if (ctx) hkReleaseContext(ctx);
+  }
+  // The memory the buffer uses: the test's own, unless a test shares it with a child.
+  virtual int *Memory() { return own.data(); }
+  // Launches slow_fill with `value` (the kernel's argument set first).
+  void Launch(int value, cl_event *event = nullptr, cl_command_queue queue = nullptr) {
+    ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(queue ? queue : q, kernel, 1, nullptr, &kItems, nullptr, 0,
+                                     nullptr, event),
+              CL_SUCCESS);
+  }
+
+  cl_device_id device = nullptr;
+  cl_context ctx = nullptr;
+  cl_command_queue q = nullptr;
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  cl_mem out = nullptr;
+  std::vector<int> own = std::vector<int>(kItems, 0);
+  int *memory = nullptr;
+  cl_int err = CL_SUCCESS;
+};
+
+TEST_F(Background, AReadAfterTheLaunchSeesItsResult) {
+  const cl_ulong before = InBackground(kernel);
+  for (int value = 0; value < 8; ++value) {
+    SCOPED_TRACE(value);
+    Launch(value * 1000);
+    OwnWork();
+    std::vector<int> read(kItems, -7);
+    ASSERT_EQ(hkEnqueueReadBuffer(q, out, CL_TRUE, 0, kItems * sizeof(int), read.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_TRUE(Filled(read.data(), value * 1000));
+  }
+  EXPECT_GE(InBackground(kernel) - before, 4u);
+}
+
+TEST_F(Background, ALaunchAfterTheLaunchComesAfterIt) {
+  // A short launch of another kernel on the same buffer, right after: it must run after
+  // the long one, so its value is the one left.
+  cl_kernel quick = hkCreateKernel(program, "quick_fill", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const int value = 200;
+  ASSERT_EQ(hkSetKernelArg(quick, 0, sizeof out, &out), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(quick, 1, sizeof value, &value), CL_SUCCESS);
+  const cl_ulong before = InBackground(kernel);
+  Launch(100);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(q, quick, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(memory[i], value) << i;
+  EXPECT_EQ(InBackground(kernel) - before, 1u);
+  EXPECT_EQ(hkReleaseKernel(quick), CL_SUCCESS);
+}
+
+TEST_F(Background, FinishWaitsForIt) {
+  const cl_ulong before = InBackground(kernel);
+  Launch(5);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  EXPECT_TRUE(Filled(memory, 5));
+  EXPECT_EQ(InBackground(kernel) - before, 1u);
+}
+
+TEST_F(Background, ItsEventCompletesWhenItsWorkDoes) {
+  cl_event e = nullptr;
+  Launch(6, &e);
+  ASSERT_NE(e, nullptr);
+  cl_command_type type = 0;
+  ASSERT_EQ(hkGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
+  EXPECT_EQ(type, static_cast<cl_command_type>(CL_COMMAND_NDRANGE_KERNEL));
+  cl_command_queue eq = nullptr;
+  ASSERT_EQ(hkGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, nullptr), CL_SUCCESS);
+  EXPECT_EQ(eq, q);
+  ASSERT_EQ(hkWaitForEvents(1, &e), CL_SUCCESS);
+  EXPECT_TRUE(Filled(memory, 6));
+  cl_int status = 1;
+  ASSERT_EQ(hkGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(status, CL_COMPLETE);
+  cl_ulong queued = 0, start = 0, end = 0;
+  ASSERT_EQ(hkGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof queued, &queued,
+                                    nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                    nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+            CL_SUCCESS);
+  EXPECT_LE(queued, start);
+  EXPECT_LT(start, end);  // the work-groups took about a millisecond
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
+}
+
+TEST_F(Background, ACommandOfAnotherQueueWaitsForItsEvent) {
+  cl_command_queue other = hkCreateCommandQueue(ctx, device, 0, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_event e = nullptr;
+  Launch(7, &e);
+  std::vector<int> read(kItems, -7);
+  // Not blocking: hostkernel or PoCL's queue must still order it after the launch.
+  ASSERT_EQ(hkEnqueueReadBuffer(other, out, CL_FALSE, 0, kItems * sizeof(int), read.data(), 1,
+                                &e, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(hkFinish(other), CL_SUCCESS);
+  EXPECT_TRUE(Filled(read.data(), 7));
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+TEST_F(Background, ALaunchOnAnotherQueueWaitsForItsEvent) {
+  cl_command_queue other = hkCreateCommandQueue(ctx, device, 0, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_kernel copy = hkCreateKernel(program, "quick_fill", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<int> second(kItems, 0);
+  cl_mem dst = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kItems * sizeof(int), second.data(),
+                              &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const int marker = 9;
+  ASSERT_EQ(hkSetKernelArg(copy, 0, sizeof dst, &dst), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(copy, 1, sizeof marker, &marker), CL_SUCCESS);
+  cl_event e = nullptr;
+  Launch(8, &e);
+  ASSERT_EQ(hkEnqueueNDRangeKernel(other, copy, 1, nullptr, &kItems, nullptr, 1, &e, nullptr),
+            CL_SUCCESS);
+  // The second launch waited for the first: when it has run, so has the first.
+  ASSERT_EQ(hkFinish(other), CL_SUCCESS);
+  EXPECT_EQ(second[0], marker);
+  EXPECT_TRUE(Filled(memory, 8));
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseMemObject(dst), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseKernel(copy), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+TEST_F(Background, SettingAnArgumentOfItsKernelWaitsForIt) {
+  Launch(10);
+  const int value = 11;
+  ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
+  EXPECT_TRUE(Filled(memory, 10));  // the launch ran with the value it was given
+}
+
+TEST_F(Background, ReleasingItsKernelWaitsForIt) {
+  Launch(12);
+  ASSERT_EQ(hkReleaseKernel(kernel), CL_SUCCESS);
+  kernel = nullptr;
+  EXPECT_TRUE(Filled(memory, 12));
+}
+
+TEST_F(Background, ShortLaunchesRunBeforeTheirCallsReturn) {
+  cl_kernel quick = hkCreateKernel(program, "quick_fill", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(quick, 0, sizeof out, &out), CL_SUCCESS);
+  for (int value = 0; value < 50; ++value) {
+    ASSERT_EQ(hkSetKernelArg(quick, 1, sizeof value, &value), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, quick, 1, nullptr, &kItems, nullptr, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(memory[kItems - 1], value);  // complete on return, no command needed
+  }
+  EXPECT_EQ(InBackground(quick), 0u);
+  EXPECT_EQ(hkReleaseKernel(quick), CL_SUCCESS);
+}
+
+// A program that exits with a launch still running: this test runs itself again as such a
+// program, whose buffer is over memory it shares with this process (a memfd it inherits;
+// HK_BACKGROUND_EXIT_FD names it). The child's exit must wait for the launch.
+class BackgroundAtExit : public Background {
+ protected:
+  int *Memory() override { return shared; }
+  void SetUp() override {
+    const char *fd = std::getenv("HK_BACKGROUND_EXIT_FD");
+    if (!fd) return;  // the parent
+    shared = static_cast<int *>(mmap(nullptr, kItems * sizeof(int), PROT_READ | PROT_WRITE,
+                                     MAP_SHARED, std::atoi(fd), 0));
+    ASSERT_NE(shared, MAP_FAILED);
+    Background::SetUp();
+  }
+  void TearDown() override {}  // the child exits in the test; the parent has nothing
+  int *shared = nullptr;
+};
+
+TEST_F(BackgroundAtExit, AProgramThatExitsWithOneRunningEndsAfterIt) {
+  if (shared) {  // the child
+    Launch(13);
+    std::exit(0);  // with the launch still running
+  }
+  const int fd = memfd_create("hk-background-exit", 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, kItems * sizeof(int)), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string fd_text = std::to_string(fd);
+    setenv("HK_BACKGROUND_EXIT_FD", fd_text.c_str(), 1);
+    execl("/proc/self/exe", "background_test",
+          "--gtest_filter=BackgroundAtExit.AProgramThatExitsWithOneRunningEndsAfterIt",
+          static_cast<char *>(nullptr));
+    std::_Exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  auto *p = static_cast<int *>(
+      mmap(nullptr, kItems * sizeof(int), PROT_READ, MAP_SHARED, fd, 0));
+  ASSERT_NE(p, MAP_FAILED);
+  EXPECT_TRUE(Filled(p, 13));
+  munmap(p, kItems * sizeof(int));
+  close(fd);
+}
+
+TEST_F(Background, ForkWaitsForIt) {
+  Launch(14);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) std::_Exit(Filled(memory, 14) ? 0 : 1);  // the child's copy of the memory
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
