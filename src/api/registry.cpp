@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "base/config.hpp"
 #include "base/next.hpp"
 #include "pocl/object_id.hpp"
 
@@ -129,7 +130,9 @@ std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program
     if (auto img = imageIn(programs_, program, id)) return img;
   }
   // Taking the binary can compile (tens of ms): not under the registry's lock.
-  return keep(program, id, program::ProgramImage::create(program, device, error));
+  return keep(program, id,
+              program::ProgramImage::create(program, device, error,
+                                            /*per_kernel=*/config().first_launch_on_queue));
 }
 
 std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program program,

@@ -10,9 +10,12 @@ namespace {
 
 // Values read at the release tags (docs/pocl-releases.md, "At a glance").
 constexpr Release kReleases[] = {
-    {"3.1", 96, 9, 8, PrintfMode::FormattedBuffer, "pthread", 0, 0, false, false, false, true},
-    {"6.0", 112, 11, 8, PrintfMode::KernelWrites, "cpu", 64, 59, true, false, true, true},
-    {"7.1", 112, 11, 16, PrintfMode::BinaryRecords, "cpu", 59, 59, true, true, false, true},
+    {"3.1", 96, 9, 8, PrintfMode::FormattedBuffer, "pthread", 0, 0, false, false, false, true,
+     144},
+    {"6.0", 112, 11, 8, PrintfMode::KernelWrites, "cpu", 64, 59, true, false, true, true,
+     144},
+    {"7.1", 112, 11, 16, PrintfMode::BinaryRecords, "cpu", 59, 59, true, true, false, true,
+     160},
 };
 
 std::atomic<const Release *> g_current{nullptr};

@@ -35,6 +35,9 @@ struct Release {
   bool has_execution_failed;           // the context's execution_failed is written
   bool has_program_scope_variables;    // programs may declare __global variables
   bool direct_launches;                // hostkernel's direct path was verified on it
+  // struct _cl_program (lib/CL/pocl_cl.h): bytes from `context` to `build_hash`, the
+  // pointer to the program's per-device build hashes (pocl/program_fields.hpp); 0: unknown.
+  std::uint32_t build_hash_after_context;
 };
 
 // The description of the release named in `platform_version` ("OpenCL 3.0 PoCL 6.0+debian
