@@ -103,7 +103,7 @@ void Registry::findArgMeta(KernelEntry &k) {
   auto it = programs_.find(k.program);
   if (it == programs_.end() || !it->second.image || it->second.id != k.program_id)
     return;
-  const pocl::KernelRecord *meta = it->second.image->binary().findKernel(k.name);
+  const pocl::KernelRecord *meta = it->second.image->argRecord(k.name);
   if (!meta || meta->num_args != k.args.numArgs() || meta->args.size() != meta->num_args)
     return;
   k.arg_meta_owner = it->second.image;

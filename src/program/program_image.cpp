@@ -201,6 +201,14 @@ const pocl::PoclBinary &ProgramImage::binary() const {
   return complete_.load(std::memory_order_acquire) ? binary_ : kNone;
 }
 
+const pocl::KernelRecord *ProgramImage::argRecord(const std::string &name) {
+  if (complete_.load(std::memory_order_acquire)) return binary_.findKernel(name);
+  std::lock_guard lock(mutex_);
+  if (complete_.load(std::memory_order_relaxed)) return binary_.findKernel(name);
+  auto it = records_.find(name);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
 bool ProgramImage::takeBinary(std::string &error) {
   ProgramCache &cache = ProgramCache::process();
   // The binary query makes PoCL compile every kernel: not once exit has begun (its LLVM
@@ -354,6 +362,12 @@ const KernelImage *ProgramImage::launchKernelLocked(const std::string &name, std
     }
     a.kind = pointer ? pocl::ArgKind::Pointer : pocl::ArgKind::Scalar;
     a.type_name = t;
+    if (release_->type_size_from_llvm)
+      a.type_size = pointer ? sizeof(void *) : estimate.arg_value_sizes[i];
+    else
+      a.type_size = a.address_qualifier != CL_KERNEL_ARG_ADDRESS_PRIVATE
+                        ? sizeof(void *)
+                        : pocl::scalarTypeSize(t);
   }
   rec.has_arg_metadata = true;
   const pocl::KernelRecord &meta = records_[name] = std::move(rec);

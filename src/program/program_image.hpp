@@ -97,6 +97,10 @@ class ProgramImage {
 
   // The parsed binary; empty while an image made per kernel has not taken it.
   const pocl::PoclBinary &binary() const;
+  // The kernel's record in the binary, or in an image made per kernel the one
+  // launchKernel made (its scalars' type_size is 0: unknown); null when there is none yet.
+  // Owned by the image.
+  const pocl::KernelRecord *argRecord(const std::string &name);
   // True when the binary came from the persistent cache (no binary query was made).
   bool fromCache() const { return from_cache_; }
   // True while the image has no binary (made per kernel, no generic function asked yet).

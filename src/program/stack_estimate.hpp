@@ -77,6 +77,9 @@ struct StackEstimate {
   // taken from the program's binary (ProgramImage::launchKernel). Per argument: PoCL's
   // POCL_ARG_TYPE_POINTER rule, a pointer type without byval.
   std::vector<bool> pointer_args;
+  // Per argument, the allocation size of its LLVM type (the byval type for byval
+  // arguments) when that is a single value, else 0: PoCL 7's type_size of a by-value one.
+  std::vector<std::uint32_t> arg_value_sizes;
   // Per argument, the kernel's kernel_arg_addr_space (SPIR numbers: 0 private, 1 global,
   // 2 constant, 3 local) and kernel_arg_type metadata, which PoCL's metadata copies; empty
   // when the bitcode lacks them for some argument.

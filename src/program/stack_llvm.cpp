@@ -275,8 +275,15 @@ void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
       e.error = "program.bc has no function '" + kernels[i] + "'";
       continue;
     }
-    for (const llvm::Argument &a : f->args())
+    for (const llvm::Argument &a : f->args()) {
       e.pointer_args.push_back(a.getType()->isPointerTy() && !a.hasByValAttr());
+      llvm::Type *t = a.hasByValAttr() ? a.getParamByValType() : a.getType();
+      e.arg_value_sizes.push_back(
+          t && t->isSized() && t->isSingleValueType()
+              ? static_cast<std::uint32_t>(
+                    (*module)->getDataLayout().getTypeAllocSize(t).getFixedValue())
+              : 0);
+    }
     const std::string local_prefix = kernels[i] + ".";
     e.automatic_locals = false;
     for (const llvm::GlobalVariable &g : (*module)->globals()) {

@@ -155,13 +155,15 @@ TEST_F(FirstLaunch, KernelLaunchedManyTimesRunsDirectly) {
   EXPECT_EQ(Direct(c), cl_ulong(kLaunches - 1)) << Describe(c);
   EXPECT_EQ(g_binary_queries.load(), before) << "the kernel's own function only";
   // Another kernel of the program: its first launch goes to PoCL's queue, which compiles
-  // its function, and its next one runs directly; still no binary query.
+  // its function, and its next one runs directly (both run directly when PoCL's kernel
+  // cache has the function from an earlier process); still no binary query.
   cl_kernel other = kernel(p, "unused");
   ASSERT_EQ(launch(other), CL_SUCCESS);
   ASSERT_EQ(launch(other), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  EXPECT_EQ(counts(other).by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(counts(other));
-  EXPECT_EQ(Direct(counts(other)), 1u) << Describe(counts(other));
+  const hk_launch_counts o = counts(other);
+  EXPECT_LE(o.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(o);
+  EXPECT_EQ(Direct(o) + o.by_reason[HK_REASON_FIRST_LAUNCH], 2u) << Describe(o);
   EXPECT_EQ(g_binary_queries.load(), before);
   // A local size no compiled function accepts: the generic function, queried once.
   ASSERT_EQ(launch(k, 32), CL_SUCCESS);

@@ -84,6 +84,7 @@ void checkProgram(cl_context ctx, cl_device_id device, const std::string &src,
       EXPECT_EQ(p->meta->args[i].kind, want->args[i].kind) << i;
       EXPECT_EQ(p->meta->args[i].address_qualifier, want->args[i].address_qualifier) << i;
       EXPECT_EQ(p->meta->args[i].type_name, want->args[i].type_name) << i;
+      EXPECT_EQ(p->meta->args[i].type_size, want->args[i].type_size) << i;
     }
     // The binary now: its build hash must be the one read from PoCL's program.
     EXPECT_TRUE(img->kernel(name, error)) << error;
