@@ -6,6 +6,9 @@
 //                                              a program nothing has prepared: its first
 //                                              launch goes to PoCL's queue, the next one
 //                                              prepares (docs/first-launch.md)
+//                 Ready: a program made per kernel gives metadata first; fitImage
+//                 then takes PoCL's function for the planned geometry, or the
+//                 generic one (docs/first-launch.md, "One kernel compiled")
 //   unchecked     NotYet -> Ready | Failed     native kernels, on their second launch
 //                                              (buildVariantIfDue, docs/native-kernels.md)
 //   specialized   Idle -> Ready | Unavailable, or Idle -> Compiling -> Ready | Unavailable
