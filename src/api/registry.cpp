@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "base/config.hpp"
 #include "base/next.hpp"
 #include "pocl/object_id.hpp"
 
@@ -102,7 +103,7 @@ void Registry::findArgMeta(KernelEntry &k) {
   auto it = programs_.find(k.program);
   if (it == programs_.end() || !it->second.image || it->second.id != k.program_id)
     return;
-  const pocl::KernelRecord *meta = it->second.image->binary().findKernel(k.name);
+  const pocl::KernelRecord *meta = it->second.image->argRecord(k.name);
   if (!meta || meta->num_args != k.args.numArgs() || meta->args.size() != meta->num_args)
     return;
   k.arg_meta_owner = it->second.image;
@@ -129,7 +130,9 @@ std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program
     if (auto img = imageIn(programs_, program, id)) return img;
   }
   // Taking the binary can compile (tens of ms): not under the registry's lock.
-  return keep(program, id, program::ProgramImage::create(program, device, error));
+  return keep(program, id,
+              program::ProgramImage::create(program, device, error,
+                                            /*per_kernel=*/config().first_launch_on_queue));
 }
 
 std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program program,

@@ -1,6 +1,8 @@
 #include "kernel/kernel.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "base/config.hpp"
 #include "base/exit_guard.hpp"
@@ -15,6 +17,11 @@ namespace {
 // kernel that has run this long on the team has spent ten times that, and one launched a
 // few times never looks.
 constexpr std::uint64_t kLookInCacheNs = 2'000'000;
+
+// How long a kernel whose launch is on PoCL's queue waits for PoCL to compile its function
+// (Kernel::fitImage), looking again after 1, 2, 4, ... 64 ms.
+constexpr auto kWaitForFunction = std::chrono::seconds(2);
+constexpr auto kPollMax = std::chrono::milliseconds(64);
 
 }  // namespace
 
@@ -36,11 +43,15 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
     program_image_ = (*find)(error);
     if (!program_image_ && error.empty()) {
       prep_ = Prep::Waiting;
+      sent_to_queue_ = true;
       return HK_REASON_FIRST_LAUNCH;
     }
   }
   if (!program_image_) program_image_ = load(error);
-  image = program_image_ ? program_image_->kernel(name, error) : nullptr;
+  // Native kernels' unchecked variants are compared with the generic function's metadata.
+  image = !program_image_ ? nullptr
+          : native        ? program_image_->kernel(name, error)
+                          : program_image_->launchKernel(name, error);
   if (!image) {
     prep_ = Prep::Failed;
     logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
@@ -48,6 +59,54 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
   }
   prep_ = Prep::Ready;
   args.markDirty();
+  return HK_REASON_NONE;
+}
+
+hk_reason Kernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
+  replan = false;
+  if (image->fn && (!image->bound || pocl::acceptsLaunch(image->geometry, pc)))
+    return HK_REASON_NONE;
+  std::string error;
+  if (!image->fn) {
+    const program::KernelImage *v = program_image_->variantFor(name, pc, error);
+    if (!v && sent_to_queue_ && !waited_for_function_) {
+      // A launch of this kernel is on PoCL's queue, which compiles the function when it
+      // runs it; this launch, direct, would wait for that queue anyway (it drains it
+      // first). Waiting for the function instead is bounded, in case PoCL compiled
+      // another geometry's.
+      waited_for_function_ = true;
+      const auto until = std::chrono::steady_clock::now() + kWaitForFunction;
+      for (auto pause = std::chrono::milliseconds(1);
+           !v && std::chrono::steady_clock::now() < until; pause = std::min(2 * pause, kPollMax)) {
+        std::this_thread::sleep_for(pause);
+        v = program_image_->variantFor(name, pc, error);
+      }
+    }
+    if (v) {
+      image = v;
+      logf(LogLevel::Debug, "kernel '%s': PoCL's work-group function for %s",
+           name.c_str(), pocl::specializedDirName(v->geometry).c_str());
+      return HK_REASON_NONE;
+    }
+    if (!variant_asked_) {
+      // PoCL's queue compiles the function for this geometry (and only it), as it would
+      // without hostkernel; the next launch finds it.
+      variant_asked_ = true;
+      sent_to_queue_ = true;
+      waited_for_function_ = false;
+      return HK_REASON_FIRST_LAUNCH;
+    }
+  }
+  // A geometry that no function at hand accepts: the generic one, from the binary.
+  const program::KernelImage *generic = program_image_->kernel(name, error);
+  if (!generic) {
+    prep_ = Prep::Failed;
+    logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
+    return HK_REASON_PREPARE_FAILED;
+  }
+  image = generic;
+  args.markDirty();
+  replan = true;
   return HK_REASON_NONE;
 }
 

@@ -6,6 +6,9 @@
 //                                              a program nothing has prepared: its first
 //                                              launch goes to PoCL's queue, the next one
 //                                              prepares (docs/first-launch.md)
+//                 Ready: a program made per kernel gives metadata first; fitImage
+//                 then takes PoCL's function for the planned geometry, or the
+//                 generic one (docs/first-launch.md, "One kernel compiled")
 //   unchecked     NotYet -> Ready | Failed     native kernels, on their second launch
 //                                              (buildVariantIfDue, docs/native-kernels.md)
 //   specialized   Idle -> Ready | Unavailable, or Idle -> Compiling -> Ready | Unavailable
@@ -75,6 +78,15 @@ class Kernel {
   hk_reason prepare(cl_device_id device, const ImageLoader &load,
                     const ImageLoader *find = nullptr);
 
+  // After the launch's plan (geometry `pc`), before it runs: a kernel of a program whose
+  // image was made per kernel (docs/first-launch.md, "One kernel compiled") has no generic
+  // function; it takes PoCL's function for `pc` from PoCL's kernel cache (waiting a while
+  // for it when a launch of the kernel is on PoCL's queue), or returns
+  // HK_REASON_FIRST_LAUNCH once so that PoCL's queue compiles it, and for a geometry its
+  // function does not accept it takes the generic one (the program's binary): then
+  // `replan` is set, since the generic function may plan differently.
+  hk_reason fitImage(const pocl::PoclContext &pc, bool &replan);
+
   // A native kernel's first launch runs checked throughout; its second (on the same
   // device) builds the unchecked variant, so a kernel launched once is compiled once.
   // Call once per planned launch, after prepare.
@@ -132,6 +144,9 @@ class Kernel {
   cl_device_id device_ = nullptr;  // prepared for
   std::shared_ptr<program::ProgramImage> program_image_;
   bool launched_before_ = false;  // a launch was planned: the next one builds the variant
+  bool variant_asked_ = false;    // fitImage sent a launch to PoCL's queue for its function
+  bool sent_to_queue_ = false;    // a launch went to PoCL's queue while preparing
+  bool waited_for_function_ = false;  // fitImage waited for PoCL to compile it
   Unchecked unchecked_state_ = Unchecked::NotYet;
   std::shared_ptr<program::ProgramImage> unchecked_program_;
   // Team launches add their work-group time to `team_ns_` (written by launching threads).

@@ -108,6 +108,9 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   hk_reason why = planWithinStack(k, *t.limits, r, stackRoomForLaunch(caller_stack_room), plan);
   if (why == HK_REASON_STACK && !k.hidden_ndrange) return toPoclWorkers(k, *t.limits, r);
   if (why != HK_REASON_NONE) return toQueue(why);  // native kernels: groups <= 64
+  bool replan = false;
+  if (hk_reason w = k.fitImage(plan.pc, replan); w != HK_REASON_NONE) return toQueue(w);
+  if (replan) return decide(k, t, r, caller_stack_room, plan);  // now generic: once
   if (!r.sameAs(k.request.dim, k.request.offset, k.request.global,
                 k.request.has_local ? k.request.local : nullptr))
     k.grid_changed.store(true, std::memory_order_relaxed);

@@ -1,7 +1,14 @@
 #include "pocl/kernel_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+
+#include "pocl/release.hpp"
 
 namespace hk::pocl {
 namespace {
@@ -50,8 +57,57 @@ std::string specializedDirName(const SpecializedGeometry &g) {
 std::string specializedLibraryPath(const std::string &top, const std::string &build_hash,
                                    const std::string &kernel, const SpecializedGeometry &g) {
   if (top.empty() || build_hash.empty()) return {};
-  return top + "/" + build_hash + "/" + kernel + "/" + specializedDirName(g) + "/" + kernel +
-         ".so";
+  const Release *r = currentRelease();
+  if (!r) r = &baselineRelease();
+  return top + "/" + build_hash + "/" + clippedName(kernel, r->dir_clip) + "/" +
+         specializedDirName(g) + "/" + clippedName(kernel, r->file_clip) + ".so";
+}
+
+std::vector<SpecializedGeometry> acceptingVariants(const SpecializedGeometry &g) {
+  std::vector<SpecializedGeometry> out;
+  for (int drop = 0; drop < 4; ++drop) {
+    SpecializedGeometry v = g;
+    if (drop & 1) v.small_grid = false;
+    if (drop & 2) v.zero_offset = false;
+    bool seen = false;
+    for (const SpecializedGeometry &o : out)
+      seen |= o.zero_offset == v.zero_offset && o.small_grid == v.small_grid;
+    if (!seen) out.push_back(v);
+  }
+  return out;
+}
+
+bool readPoclCacheFile(const std::string &path, std::uint64_t max_bytes,
+                       std::vector<std::uint8_t> &out, std::string &why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = errno == ENOENT ? "no file " + path : path + ": cannot be opened";
+    return false;
+  }
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0;
+  if (!ok || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
+      (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+      static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    why = path + " is not a regular file of this user, writable by no one else, of at most " +
+          std::to_string(max_bytes) + " bytes";
+    ::close(fd);
+    return false;
+  }
+  out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (done != out.size()) {
+    why = path + ": short read";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace hk::pocl

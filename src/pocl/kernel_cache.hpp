@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pocl/abi.hpp"
 
@@ -51,8 +52,21 @@ bool acceptsLaunch(const SpecializedGeometry &g, const PoclContext &pc);
 // (pocl_cache_kernel_cachedir_path) names the variant's directory.
 std::string specializedDirName(const SpecializedGeometry &g);
 
-// Where PoCL keeps the kernel's function specialized for `g` ("" when `top` is empty).
+// Where PoCL keeps the kernel's function specialized for `g` ("" when `top` is empty),
+// with the running release's clipping of long kernel names (as genericLibraryPath).
 std::string specializedLibraryPath(const std::string &top, const std::string &build_hash,
                                    const std::string &kernel, const SpecializedGeometry &g);
+
+// Every variant that accepts a launch whose own variant is `g`, most specialized first:
+// `g`, then without -smallgrid, without -goffs0, without both (PoCL's queue compiles only
+// the first; the others are there when earlier launches had larger grids or offsets).
+std::vector<SpecializedGeometry> acceptingVariants(const SpecializedGeometry &g);
+
+// Reads a file of PoCL's kernel cache that hostkernel will load or parse, under the rules
+// of hostkernel's own cache (docs/cache.md, "Trust"): opened with O_NOFOLLOW | O_NONBLOCK,
+// a regular file owned by the effective user, writable by no one else, at most
+// `max_bytes`. False with `why` otherwise (`why` says "no file" when there is none).
+bool readPoclCacheFile(const std::string &path, std::uint64_t max_bytes,
+                       std::vector<std::uint8_t> &out, std::string &why);
 
 }  // namespace hk::pocl

@@ -35,7 +35,18 @@ struct Release {
   bool has_execution_failed;           // the context's execution_failed is written
   bool has_program_scope_variables;    // programs may declare __global variables
   bool direct_launches;                // hostkernel's direct path was verified on it
+  // struct _cl_program (lib/CL/pocl_cl.h): bytes from `context` to `build_hash`, the
+  // pointer to the program's per-device build hashes (pocl/program_fields.hpp); 0: unknown.
+  std::uint32_t build_hash_after_context;
+  // How PoCL's metadata sizes a by-value argument (pocl_llvm_metadata.cc): false, by its
+  // type's name (scalarTypeSize); true, by the LLVM type's allocation size when it is a
+  // single value (7.0 on).
+  bool type_size_from_llvm;
 };
+
+// The size PoCL 3.1 to 6.0 give a by-value argument of OpenCL C type `name` (their
+// type_size_map: the scalar and vector types), 0 for any other type.
+std::uint32_t scalarTypeSize(std::string_view name);
 
 // The description of the release named in `platform_version` ("OpenCL 3.0 PoCL 6.0+debian
 // ..."), or null for a release hostkernel was not checked against.

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/cache_payload.hpp"
+#include "pocl/program_fields.hpp"
 #include "pocl/release_checks.hpp"
 #include "program/program_cache.hpp"
 
@@ -131,12 +130,13 @@ std::shared_ptr<ProgramImage> ProgramImage::loadCached(const CacheKey &key) {
     return nullptr;
   }
   img->stacks_ = std::move(payload.stacks);
+  img->build_hash_ = img->binary_.build_hash;
   img->from_cache_ = true;
   return img;
 }
 
 std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device_id device,
-                                                   std::string &error) {
+                                                   std::string &error, bool per_kernel) {
   const pocl::Release *release = pocl::runningRelease(device);
   if (!release) {
     error = "the device's PoCL release is not one hostkernel knows";
@@ -153,48 +153,118 @@ std::shared_ptr<ProgramImage> ProgramImage::create(cl_program program, cl_device
   const bool cacheable = cacheKeyOf(program, device, key);
   if (cacheable)
     if (auto cached = loadCached(key)) return cached;
+  std::shared_ptr<ProgramImage> img;
+  if (per_kernel) {
+    std::string why;
+    img = perKernelImage(program, device, *release, why);
+    if (!img)
+      logf(LogLevel::Debug, "program %p: its kernels' functions from its binary: %s",
+           static_cast<void *>(program), why.c_str());
+  }
+  const bool take_binary = !img;
+  if (!img) img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  img->program_ = program;
+  img->device_ = device;
+  img->release_ = release;
+  img->cacheable_ = cacheable;
+  img->key_ = std::move(key);
+  if (take_binary && !img->takeBinary(error)) return nullptr;
+  return img;
+}
+
+// PoCL's program located in its kernel cache (pocl/program_fields.hpp), with the bitcode
+// every kernel's metadata check and stack estimate read.
+std::shared_ptr<ProgramImage> ProgramImage::perKernelImage(cl_program program,
+                                                           cl_device_id device,
+                                                           const pocl::Release &release,
+                                                           std::string &why) {
+  pocl::ProgramFields fields;
+  if (!pocl::readProgramFields(program, device, release, fields, why)) return nullptr;
+  const std::string top = pocl::poclCacheTopDir();
+  if (top.empty()) {
+    why = "PoCL's kernel cache directory is not known";
+    return nullptr;
+  }
   auto img = std::shared_ptr<ProgramImage>(new ProgramImage());
+  constexpr std::uint64_t kMaxBitcodeBytes = std::uint64_t{1} << 30;
+  if (!pocl::readPoclCacheFile(top + "/" + fields.build_hash + "/program.bc", kMaxBitcodeBytes,
+                               img->program_bc_, why))
+    return nullptr;
+  img->build_hash_ = fields.build_hash;
+  img->flush_denorms_ = fields.flush_denorms;
+  img->complete_.store(false, std::memory_order_relaxed);
+  return img;
+}
+
+const pocl::PoclBinary &ProgramImage::binary() const {
+  static const pocl::PoclBinary kNone;
+  return complete_.load(std::memory_order_acquire) ? binary_ : kNone;
+}
+
+const pocl::KernelRecord *ProgramImage::argRecord(const std::string &name) {
+  if (complete_.load(std::memory_order_acquire)) return binary_.findKernel(name);
+  std::lock_guard lock(mutex_);
+  if (complete_.load(std::memory_order_relaxed)) return binary_.findKernel(name);
+  auto it = records_.find(name);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
+bool ProgramImage::takeBinary(std::string &error) {
   ProgramCache &cache = ProgramCache::process();
   // The binary query makes PoCL compile every kernel: not once exit has begun (its LLVM
   // may be torn down meanwhile; base/exit_guard.hpp).
   CompileSlot slot;
   if (!slot) {
     error = "the process is exiting";
-    return nullptr;
+    return false;
   }
-  if (!programBinary(program, device, img->bytes_, error)) return nullptr;
-  if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
-    return nullptr;
-  if (!pocl::binaryMatchesRelease(img->binary_, *release, error)) return nullptr;
-  if (img->binary_.trailing_bytes > (std::size_t{1} << 20)) {
+  if (!programBinary(program_, device_, bytes_, error)) return false;
+  if (!pocl::parsePoclBinary(bytes_.data(), bytes_.size(), binary_, error)) return false;
+  if (!pocl::binaryMatchesRelease(binary_, *release_, error)) return false;
+  if (binary_.trailing_bytes > (std::size_t{1} << 20)) {
     // Keep only what PoCL wrote (see PoclBinary::trailing_bytes); parse the copy again
     // because the records point into the buffer.
-    img->bytes_.resize(img->bytes_.size() - img->binary_.trailing_bytes);
-    img->bytes_.shrink_to_fit();
-    if (!pocl::parsePoclBinary(img->bytes_.data(), img->bytes_.size(), img->binary_, error))
-      return nullptr;
+    bytes_.resize(bytes_.size() - binary_.trailing_bytes);
+    bytes_.shrink_to_fit();
+    if (!pocl::parsePoclBinary(bytes_.data(), bytes_.size(), binary_, error)) return false;
   }
-  if (cacheable) {
+  if (!build_hash_.empty() && build_hash_ != binary_.build_hash) {
+    error = "the binary's build hash " + binary_.build_hash + " is not the program's " +
+            build_hash_ + " read before";
+    return false;
+  }
+  build_hash_ = binary_.build_hash;
+  if (cacheable_) {
     // The entry carries every kernel's stack estimate (one read of the bitcode for all),
     // so that a later process skips that read too.
     std::vector<std::string> names;
-    for (const pocl::KernelRecord &k : img->binary_.kernels) names.push_back(k.name);
+    for (const pocl::KernelRecord &k : binary_.kernels) names.push_back(k.name);
     std::vector<StackEstimate> estimates;
-    estimateKernelStacks(programBitcode(img->binary_), names, estimates);
+    estimateKernelStacks(programBitcode(binary_), names, estimates);
     logf(LogLevel::Debug, "read program.bc for stack estimates (%zu kernels)", names.size());
     for (std::size_t i = 0; i < names.size(); ++i)
-      img->stacks_.emplace(names[i], std::move(estimates[i]));
+      stacks_.insert_or_assign(names[i], std::move(estimates[i]));
     // Without trailing bytes: a loaded entry must parse with none.
-    cache.store(key, joinCachePayload(std::span<const std::uint8_t>(img->bytes_).first(
-                                          img->bytes_.size() - img->binary_.trailing_bytes),
-                                      img->stacks_));
+    cache.store(key_, joinCachePayload(std::span<const std::uint8_t>(bytes_).first(
+                                           bytes_.size() - binary_.trailing_bytes),
+                                       stacks_));
   }
-  return img;
+  complete_.store(true, std::memory_order_release);
+  return true;
 }
 
 const KernelImage *ProgramImage::kernel(const std::string &name, std::string &error) {
   std::lock_guard lock(mutex_);
+  return kernelLocked(name, error);
+}
+
+const KernelImage *ProgramImage::kernelLocked(const std::string &name, std::string &error) {
   if (auto it = kernels_.find(name); it != kernels_.end()) return &it->second;
+  if (!complete_.load(std::memory_order_relaxed)) {
+    logf(LogLevel::Info, "kernel '%s' needs a generic work-group function: the program's "
+         "binary is taken (every kernel of the program is compiled)", name.c_str());
+    if (!takeBinary(error)) return nullptr;
+  }
   const pocl::KernelRecord *meta = binary_.findKernel(name);
   if (!meta) {
     error = "kernel '" + name + "' is not in the program's binary";
@@ -235,23 +305,131 @@ const KernelImage *ProgramImage::kernel(const std::string &name, std::string &er
   return &k;
 }
 
+const KernelImage *ProgramImage::launchKernel(const std::string &name, std::string &error) {
+  std::lock_guard lock(mutex_);
+  if (complete_.load(std::memory_order_relaxed)) return kernelLocked(name, error);
+  std::string why;
+  if (const KernelImage *k = launchKernelLocked(name, why)) return k;
+  logf(LogLevel::Info, "kernel '%s': %s", name.c_str(), why.c_str());
+  return kernelLocked(name, error);
+}
+
+const KernelImage *ProgramImage::launchKernelLocked(const std::string &name, std::string &why) {
+  if (auto it = planning_.find(name); it != planning_.end()) return &it->second;
+  std::vector<StackEstimate> one;
+  estimateKernelStacks(program_bc_, {name}, one);
+  StackEstimate &estimate = one[0];
+  logf(LogLevel::Debug, "read program.bc for stack estimates (kernel '%s')", name.c_str());
+  const std::size_t n = estimate.pointer_args.size();
+  if (n == 0 && !estimate.error.empty()) {
+    why = "program.bc does not give the kernel (" + estimate.error + ")";
+    return nullptr;
+  }
+  if (estimate.arg_address_spaces.size() != n || estimate.arg_types.size() != n) {
+    why = "program.bc has no argument metadata for the kernel";
+    return nullptr;
+  }
+  if (estimate.automatic_locals) {
+    why = "the kernel may have automatic __local variables, which only the binary lists";
+    return nullptr;
+  }
+  // The record PoCL's metadata gives (pocl_llvm_metadata.cc): kinds from the argument
+  // types, address qualifiers from kernel_arg_addr_space.
+  static constexpr cl_kernel_arg_address_qualifier kQualifier[4] = {
+      CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_GLOBAL,
+      CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_LOCAL};
+  pocl::KernelRecord rec;
+  rec.name = name;
+  rec.num_args = static_cast<std::uint32_t>(n);
+  rec.args.resize(n);
+  for (int d = 0; d < 3; ++d) rec.reqd_wg_size[d] = estimate.reqd_wg_size[d];
+  for (std::size_t i = 0; i < n; ++i) {
+    pocl::ArgRecord &a = rec.args[i];
+    const std::string &t = estimate.arg_types[i];
+    bool opaque = false;  // images, samplers, pipes and device-side enqueue's types
+    for (const char *p : {"image", "sampler_t", "pipe", "queue_t", "clk_event_t",
+                          "reserve_id_t"})
+      opaque |= t.rfind(p, 0) == 0;
+    if (opaque) {
+      why = "argument " + std::to_string(i) + " is of type " + t;
+      return nullptr;
+    }
+    const bool pointer = estimate.pointer_args[i];
+    a.address_qualifier = kQualifier[estimate.arg_address_spaces[i]];
+    if (pointer != (a.address_qualifier != CL_KERNEL_ARG_ADDRESS_PRIVATE)) {
+      why = "argument " + std::to_string(i) + ": its address space and type disagree";
+      return nullptr;
+    }
+    a.kind = pointer ? pocl::ArgKind::Pointer : pocl::ArgKind::Scalar;
+    a.type_name = t;
+    if (release_->type_size_from_llvm)
+      a.type_size = pointer ? sizeof(void *) : estimate.arg_value_sizes[i];
+    else
+      a.type_size = a.address_qualifier != CL_KERNEL_ARG_ADDRESS_PRIVATE
+                        ? sizeof(void *)
+                        : pocl::scalarTypeSize(t);
+  }
+  rec.has_arg_metadata = true;
+  const pocl::KernelRecord &meta = records_[name] = std::move(rec);
+  KernelImage &k = planning_[name];
+  k.meta = &meta;
+  k.flush_denorms = flush_denorms_;
+  k.stack = estimate.model;
+  // Merged work-groups would change the local size, which PoCL's specialized functions
+  // fix: a kernel of an image made per kernel launches with PoCL's geometry.
+  k.group_free = false;
+  if (!estimate.ok)
+    logf(LogLevel::Warn, "kernel '%s': no stack estimate (%s): assuming %llu bytes per work-item",
+         name.c_str(), estimate.error.c_str(), (unsigned long long)k.stack.per_item_bytes);
+  stacks_.insert_or_assign(name, std::move(estimate));
+  return &k;
+}
+
+const KernelImage *ProgramImage::variantFor(const std::string &name,
+                                            const pocl::PoclContext &pc, std::string &error) {
+  std::lock_guard lock(mutex_);
+  const KernelImage *base = complete_.load(std::memory_order_relaxed)
+                                ? kernelLocked(name, error)
+                                : launchKernelLocked(name, error);
+  if (!base) return nullptr;
+  const pocl::SpecializedGeometry own = pocl::specializedGeometryOf(pc);
+  for (const pocl::SpecializedGeometry &g : pocl::acceptingVariants(own))
+    if (const KernelImage *k = specializedLocked(name, *base, g, error)) return k;
+  error = "PoCL's kernel cache has no function of kernel '" + name + "' for " +
+          pocl::specializedDirName(own);
+  return nullptr;
+}
+
 const KernelImage *ProgramImage::specializedKernel(const std::string &name,
                                                  const pocl::SpecializedGeometry &g,
                                                  std::string &error) {
-  const KernelImage *generic = kernel(name, error);
-  if (!generic) return nullptr;
   std::lock_guard lock(mutex_);
+  const KernelImage *base = complete_.load(std::memory_order_relaxed)
+                                ? kernelLocked(name, error)
+                                : launchKernelLocked(name, error);
+  if (!base) return nullptr;
+  return specializedLocked(name, *base, g, error);
+}
+
+const KernelImage *ProgramImage::specializedLocked(const std::string &name,
+                                                   const KernelImage &base,
+                                                   const pocl::SpecializedGeometry &g,
+                                                   std::string &error) {
   const std::string key = name + "/" + pocl::specializedDirName(g);
   if (auto it = specialized_.find(key); it != specialized_.end()) return &it->second;
   const std::string path =
-      pocl::specializedLibraryPath(pocl::poclCacheTopDir(), binary_.build_hash, name, g);
-  std::ifstream in(path, std::ios::binary);
-  if (path.empty() || !in) {
-    error = "PoCL's kernel cache has no " + (path.empty() ? key : path);
+      pocl::specializedLibraryPath(pocl::poclCacheTopDir(), build_hash_, name, g);
+  if (path.empty()) {
+    error = "PoCL's kernel cache has no " + key;
     return nullptr;
   }
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
+  constexpr std::uint64_t kMaxLibraryBytes = std::uint64_t{256} << 20;
+  std::vector<std::uint8_t> bytes;
+  std::string why;
+  if (!pocl::readPoclCacheFile(path, kMaxLibraryBytes, bytes, why)) {
+    error = "PoCL's kernel cache: " + why;
+    return nullptr;
+  }
   auto lib = pocl::LoadedLibrary::load(bytes, name, error);
   if (!lib) return nullptr;
   auto fn = reinterpret_cast<pocl::WorkGroupFn>(
@@ -262,8 +440,10 @@ const KernelImage *ProgramImage::specializedKernel(const std::string &name,
   }
   libraries_[key] = std::move(lib);
   KernelImage &k = specialized_[key];
-  k = *generic;
+  k = base;
   k.fn = fn;
+  k.bound = true;
+  k.geometry = g;
   return &k;
 }
 

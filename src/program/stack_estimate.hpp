@@ -72,6 +72,26 @@ struct StackEstimate {
   // functions or printf; only builtins known not to). Such a kernel gives the same
   // results with any uniform work-group size (docs/launch.md, "Merged work-groups").
   bool group_free = false;
+  // What PoCL's metadata of the kernel says, found in the same bitcode
+  // (pocl_llvm_metadata.cc at v3.1, v6.0 and v7.1), for a kernel whose metadata is not
+  // taken from the program's binary (ProgramImage::launchKernel). Per argument: PoCL's
+  // POCL_ARG_TYPE_POINTER rule, a pointer type without byval.
+  std::vector<bool> pointer_args;
+  // Per argument, the allocation size of its LLVM type (the byval type for byval
+  // arguments) when that is a single value, else 0: PoCL 7's type_size of a by-value one.
+  std::vector<std::uint32_t> arg_value_sizes;
+  // Per argument, the kernel's kernel_arg_addr_space (SPIR numbers: 0 private, 1 global,
+  // 2 constant, 3 local) and kernel_arg_type metadata, which PoCL's metadata copies; empty
+  // when the bitcode lacks them for some argument.
+  std::vector<int> arg_address_spaces;
+  std::vector<std::string> arg_types;
+  // reqd_work_group_size, 0 0 0 without it.
+  std::uint64_t reqd_wg_size[3] = {0, 0, 0};
+  // False only when no global of the module can be one of the kernel's automatic
+  // (kernel-scope) __local variables by PoCL's rule (isAutomaticLocal, lib/llvmopencl: a
+  // mutable global named "<kernel>.*", or in address space 3): then PoCL's metadata has
+  // none and the work-group function takes no argument for them.
+  bool automatic_locals = true;
 };
 
 // estimateKernelStack for several kernels of one program, reading the bitcode once (the

@@ -197,6 +197,34 @@ bool hasLocalArgument(const llvm::Function &kernel) {
 
 }  // namespace
 
+// The argument metadata PoCL reads into its kernel metadata (pocl_llvm_metadata.cc), from
+// the materialized kernel `f`.
+static void readArgumentMetadata(const llvm::Function &f, StackEstimate &e) {
+  const unsigned n = static_cast<unsigned>(f.arg_size());
+  const llvm::MDNode *spaces = f.getMetadata("kernel_arg_addr_space");
+  const llvm::MDNode *types = f.getMetadata("kernel_arg_type");
+  if (spaces && types && spaces->getNumOperands() == n && types->getNumOperands() == n) {
+    for (unsigned j = 0; j < n; ++j) {
+      const auto *space = llvm::dyn_cast<llvm::ConstantAsMetadata>(spaces->getOperand(j));
+      const auto *type = llvm::dyn_cast<llvm::MDString>(types->getOperand(j));
+      const auto *value = space ? llvm::dyn_cast<llvm::ConstantInt>(space->getValue()) : nullptr;
+      if (!value || !type || value->getZExtValue() > 3) {
+        e.arg_address_spaces.clear();
+        e.arg_types.clear();
+        break;
+      }
+      e.arg_address_spaces.push_back(static_cast<int>(value->getZExtValue()));
+      e.arg_types.push_back(type->getString().str());
+    }
+  }
+  if (const llvm::MDNode *reqd = f.getMetadata("reqd_work_group_size");
+      reqd && reqd->getNumOperands() == 3)
+    for (unsigned d = 0; d < 3; ++d)
+      if (const auto *m = llvm::dyn_cast<llvm::ConstantAsMetadata>(reqd->getOperand(d)))
+        if (const auto *v = llvm::dyn_cast<llvm::ConstantInt>(m->getValue()))
+          e.reqd_wg_size[d] = v->getZExtValue();
+}
+
 StackModel unknownStackModel() {
   StackModel m;
   m.base_bytes = kBaseBytes;
@@ -247,6 +275,26 @@ void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
       e.error = "program.bc has no function '" + kernels[i] + "'";
       continue;
     }
+    for (const llvm::Argument &a : f->args()) {
+      e.pointer_args.push_back(a.getType()->isPointerTy() && !a.hasByValAttr());
+      llvm::Type *t = a.hasByValAttr() ? a.getParamByValType() : a.getType();
+      e.arg_value_sizes.push_back(
+          t && t->isSized() && t->isSingleValueType()
+              ? static_cast<std::uint32_t>(
+                    (*module)->getDataLayout().getTypeAllocSize(t).getFixedValue())
+              : 0);
+    }
+    const std::string local_prefix = kernels[i] + ".";
+    e.automatic_locals = false;
+    for (const llvm::GlobalVariable &g : (*module)->globals()) {
+      const llvm::StringRef n = g.getName();
+      if (!g.isConstant() && (g.getAddressSpace() == 3 ||
+                              (n.size() >= local_prefix.size() &&
+                               n.substr(0, local_prefix.size()) == local_prefix))) {
+        e.automatic_locals = true;
+        break;
+      }
+    }
     Cost c;
     if (llvm::Error err = walker.cost(*f, 0, c)) {
       // The module may be half-read: no answer for this kernel or the ones after it.
@@ -254,6 +302,7 @@ void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
       for (std::size_t j = i; j < kernels.size(); ++j) out[j].error = why;
       return;
     }
+    readArgumentMetadata(*f, e);
     if (c.unknown) {
       e.error = "kernel '" + kernels[i] + "' has a private array of run-time size";
       continue;
