@@ -66,6 +66,10 @@ int compareResults(const Results &baseline, const std::string &baselineName,
     std::fprintf(out, "# note: environment differs: baseline [%s ], current [%s ]\n", b.c_str(),
                  c.c_str());
   }
+  if (baseline.meta.burner != current.meta.burner)
+    std::fprintf(out, "# note: %s ran beside a CPU burner (--burner), %s did not\n",
+                 baseline.meta.burner ? "baseline" : "current",
+                 baseline.meta.burner ? "current" : "baseline");
   if (!baseline.meta.device.empty() && baseline.meta.device != current.meta.device)
     std::fprintf(out, "# note: different device: baseline '%s'\n", baseline.meta.device.c_str());
 

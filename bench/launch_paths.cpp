@@ -203,24 +203,9 @@ class LaunchState {
     return out;
   }
 
-  void mark() {
-    if constexpr (Api::kCounts) {
-      hk_launch_counts c{};
-      if (hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
-        for (int p = 0; p < 3; ++p) marked_[p] = c.by_path[p];
-    } else {
-      marked_ = layerLaunchCounts(kernel_);
-    }
-  }
-
-  std::string note() {
-    if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_, marked_, &shares_);
-    return layerLaunchNote(kernel_, marked_);
-  }
-  std::optional<std::array<double, 3>> shares() const {
-    if constexpr (Api::kCounts) return shares_;
-    return std::nullopt;
-  }
+  void mark() { tally_.mark(kernel_); }
+  std::string note() { return tally_.note(kernel_); }
+  std::optional<std::array<double, 3>> shares() const { return tally_.shares(); }
 
  private:
   // The buffer holding the check's result: with double buffering and outputArg one of the
@@ -253,8 +238,7 @@ class LaunchState {
   cl_command_queue queue_ = nullptr;
   std::vector<cl_mem> buffers_;
   unsigned flip_ = 0;
-  std::array<cl_ulong, 3> marked_{};
-  std::array<double, 3> shares_{};
+  LaunchTally<Api::kCounts> tally_;
 };
 
 template <class Api>
@@ -444,6 +428,12 @@ Case launchCase(std::string name, std::string category, std::string description,
 
 std::string hostkernelLaunchNote(cl_kernel kernel) {
   return hostkernelLaunchNote(kernel, std::array<cl_ulong, 3>{});
+}
+
+std::array<cl_ulong, 3> hostkernelLaunchCounts(cl_kernel kernel) {
+  hk_launch_counts c{};
+  if (hkGetKernelLaunchCounts(kernel, &c) != CL_SUCCESS) return {};
+  return {c.by_path[0], c.by_path[1], c.by_path[2]};
 }
 
 namespace {

@@ -193,5 +193,35 @@ std::string hostkernelLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3>
 std::string layerLaunchNote(cl_kernel kernel, const std::array<cl_ulong, 3> &since);
 // The layer's counts by path of `kernel` (all zero without the layer).
 std::array<cl_ulong, 3> layerLaunchCounts(cl_kernel kernel);
+// hostkernel's counts by path of `kernel` (hkGetKernelLaunchCounts; zero if it has none).
+std::array<cl_ulong, 3> hostkernelLaunchCounts(cl_kernel kernel);
+
+// Where a path's timed launches of one kernel went, for a path state's mark(), note() and
+// shares(): hostkernel's counts for a kernel made through hk* (kHostkernel), the layer's
+// for one made through cl* (an empty note without the layer).
+//
+//   LaunchTally<Api::kCounts> tally_;
+//   void mark() { tally_.mark(kernel_); }            // just before the timed runs
+//   std::string note() { return tally_.note(kernel_); }
+template <bool kHostkernel>
+class LaunchTally {
+ public:
+  void mark(cl_kernel kernel) {
+    marked_ = kHostkernel ? hostkernelLaunchCounts(kernel) : layerLaunchCounts(kernel);
+  }
+  std::string note(cl_kernel kernel) {
+    if constexpr (kHostkernel) return hostkernelLaunchNote(kernel, marked_, &shares_);
+    return layerLaunchNote(kernel, marked_);
+  }
+  // Fractions of the launches since mark() by path, as of the last note() (hostkernel).
+  std::optional<std::array<double, 3>> shares() const {
+    if constexpr (kHostkernel) return shares_;
+    return std::nullopt;
+  }
+
+ private:
+  std::array<cl_ulong, 3> marked_{};
+  std::array<double, 3> shares_{};
+};
 
 }  // namespace hkbench

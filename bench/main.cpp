@@ -2,6 +2,7 @@
 // native C++ loop). The command line only; cases live in cases_*.cpp, the timing in
 // runner.cpp, output in report.cpp, plot.cpp and compare.cpp.
 #include "alloc_count.hpp"
+#include "burner.hpp"
 #include "compare.hpp"
 #include "first_launch.hpp"
 #include "opencl_env.hpp"
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <string>
 #include <thread>
@@ -52,6 +54,9 @@ docs/benchmarks.md.
   --processes N          run the cases in N fresh processes, one after another, and
                          combine them: median of the per-process medians, +- = their
                          MAD / median (placement in memory and on CPUs is per process)
+  --burner               run the cases beside one CPU-burning process (a shell busy
+                         loop, started before the first case and killed at the end):
+                         every path under the same load; the JSON's meta.burner says so
   --json FILE            also write the results as JSON (schema: docs/benchmarks.md)
   --plot FILE.svg        also draw the medians as an SVG bar chart
   --compare BASE.json    compare with an earlier --json file: per-category geometric mean
@@ -92,7 +97,8 @@ struct Options {
   std::uint64_t callgrindWarmup = 200;
   std::string callgrindCase = "launch/trivial";
   std::uint64_t processes = 1;
-  // The command line without --processes and the outputs (--json, --plot, --compare,
+  bool burner = false;
+  // The command line without --processes, --burner and the outputs (--json, --plot, --compare,
   // --fail-on-unusual): what each of the --processes children runs.
   std::vector<std::string> childArgs;
 };
@@ -184,11 +190,14 @@ Options parse(int argc, char **argv) {
       o.callgrindWarmup = parseCount(opt, value(), 0);
     } else if (opt == "--processes") {
       o.processes = parseCount(opt, value(), 1);
+    } else if (opt == "--burner") {
+      o.burner = true;
     } else {
       usageError("unknown option '" + opt + "'");
     }
-    if (opt != "--processes" && opt != "--json" && opt != "--plot" && opt != "--compare" &&
-        opt != "--fail-on-unusual")
+    // The burner of a --processes run is the parent's: one for all the children.
+    if (opt != "--processes" && opt != "--burner" && opt != "--json" && opt != "--plot" &&
+        opt != "--compare" && opt != "--fail-on-unusual")
       o.childArgs.insert(o.childArgs.end(), a.begin() + static_cast<std::ptrdiff_t>(first),
                          a.begin() + static_cast<std::ptrdiff_t>(i + 1));
   }
@@ -196,6 +205,9 @@ Options parse(int argc, char **argv) {
     usageError("--processes is for running cases, not with --list, --from-json or "
                "--callgrind-trivial");
   if (o.failOnUnusual && o.compare.empty()) usageError("--fail-on-unusual needs --compare");
+  if (o.burner && (o.list || !o.fromJson.empty() || !o.callgrindPath.empty()))
+    usageError("--burner is for running cases, not with --list, --from-json or "
+               "--callgrind-trivial");
   if (!o.fromJson.empty() && o.plot.empty() && o.compare.empty() && o.json.empty())
     usageError("--from-json is for --plot, --compare or --json");
   if (o.quick) {
@@ -318,6 +330,8 @@ void printHeader(const hkbench::RunMeta &meta) {
   std::printf("# %s, %s, batches >= %g ms, warm-up %g ms; %u CPUs, load average %s\n",
               meta.date.c_str(), runs.c_str(), meta.batchMs, meta.warmupMs, meta.cpus,
               meta.loadAverage.c_str());
+  if (meta.burner)
+    std::printf("# beside a CPU burner: one busy-looping process ran through every case\n");
   if (!meta.environment.empty()) {
     std::string env;
     for (const std::string &e : meta.environment) env += " " + e;
@@ -329,6 +343,25 @@ void printHeader(const hkbench::RunMeta &meta) {
                                    "MAD / median; min, max over all runs"
                                  : "+- = MAD/median of the runs",
               meta.allocCounting ? "" : " (not counted in this build)");
+}
+
+// --burner: the burning process, started now (docs/benchmarks.md); its pid goes to stderr,
+// where a test looks for it. Null without --burner.
+std::unique_ptr<hkbench::Burner> startBurner(const Options &o) {
+  if (!o.burner) return nullptr;
+  auto burner = std::make_unique<hkbench::Burner>();
+  std::fprintf(stderr, "burner: pid %d, a shell busy loop beside the cases\n",
+               static_cast<int>(burner->pid()));
+  return burner;
+}
+
+// Stops the burner; false (with a message) if it had ended before: the run was not under
+// the load it claims.
+bool stopBurner(hkbench::Burner *burner) {
+  if (!burner || burner->stop()) return true;
+  std::fprintf(stderr, "pocl-launch-bench: the CPU burner (pid %d) ended before the cases "
+               "did\n", static_cast<int>(burner->pid()));
+  return false;
 }
 
 // Writes the JSON and plot files and runs the comparison that were asked for; returns the
@@ -361,6 +394,8 @@ int runInProcesses(const Options &o) {
   hkbench::TempDir dir("processes");
   std::vector<hkbench::Results> each;
   bool failed = false;
+  const std::string load = loadAverage();  // the machine's, before the burner adds to it
+  const std::unique_ptr<hkbench::Burner> burner = startBurner(o);
   for (std::uint64_t i = 0; i < o.processes; ++i) {
     std::fprintf(stderr, "[process %llu/%llu]\n", static_cast<unsigned long long>(i + 1),
                  static_cast<unsigned long long>(o.processes));
@@ -380,8 +415,13 @@ int runInProcesses(const Options &o) {
       failed = true;
     }
   }
+  if (!stopBurner(burner.get())) failed = true;
   hkbench::Results results = hkbench::combineProcesses(each);
   hkbench::noteParts(results.results);  // from the combined medians
+  if (burner) {
+    results.meta.burner = true;
+    results.meta.loadAverage = load;
+  }
   printHeader(results.meta);
   hkbench::Table table(stdout);
   table.header();
@@ -454,6 +494,15 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
     return 1;
   }
+  // The machine's load average, before the burner adds to it.
+  const std::string load = loadAverage();
+  std::unique_ptr<hkbench::Burner> burner;
+  try {
+    burner = startBurner(o);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "pocl-launch-bench: %s\n", e.what());
+    return 1;
+  }
   // hostkernel starts its thread team on the first launch that wants it, and that start
   // allocates. Start it now, so that no case's numbers (or allocation count) depend on
   // whether it happens to be the first to reach the team.
@@ -472,7 +521,8 @@ int main(int argc, char **argv) {
   meta.device = device;
   meta.date = utcNow();
   meta.cpus = std::thread::hardware_concurrency();
-  meta.loadAverage = loadAverage();
+  meta.loadAverage = load;
+  meta.burner = burner != nullptr;
   meta.runs = o.cfg.runs;
   meta.batchMs = o.cfg.batchMs;
   meta.warmupMs = o.cfg.warmupMs;
@@ -506,6 +556,8 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (!stopBurner(burner.get()))
+    problems.push_back("the CPU burner ended before the cases did");
   const int status = outputs(o, results);
   if (!problems.empty()) {
     std::fprintf(stderr, "pocl-launch-bench: %zu problem(s); results are not trustworthy\n",

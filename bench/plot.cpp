@@ -171,6 +171,7 @@ void writePlot(const std::string &file, const Results &results) {
            (results.meta.quick ? " (--quick)" : "");
   if (results.meta.cpus) sub += " · " + std::to_string(results.meta.cpus) + " CPUs";
   if (!results.meta.loadAverage.empty()) sub += ", load " + results.meta.loadAverage;
+  if (results.meta.burner) sub += " · beside a CPU burner";
   text(20, y, sub, "class=\"sub\"");
   // A loaded machine makes thread-heavy numbers unreliable: say so where it is seen.
   if (results.meta.cpus && !results.meta.loadAverage.empty() &&

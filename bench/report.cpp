@@ -93,6 +93,7 @@ void writeJson(const std::string &file, const RunMeta &meta, const std::vector<R
                  {"batch_ms", number(meta.batchMs, "%g")},
                  {"warmup_ms", number(meta.warmupMs, "%g")},
                  {"quick", meta.quick},
+                 {"burner", meta.burner},
                  {"alloc_counting", meta.allocCounting},
                  {"environment", meta.environment}};
   ordered_json list = ordered_json::array();
@@ -162,6 +163,7 @@ Results readResultsJson(const std::string &file) {
     out.meta.batchMs = num(*m, "batch_ms").value_or(0);
     out.meta.warmupMs = num(*m, "warmup_ms").value_or(0);
     out.meta.quick = flag(*m, "quick");
+    out.meta.burner = flag(*m, "burner");
     out.meta.allocCounting = flag(*m, "alloc_counting");
     if (auto env = m->find("environment"); env != m->end() && env->is_array())
       for (const json &e : *env)

@@ -48,6 +48,7 @@ struct RunMeta {
   double batchMs = 0;
   double warmupMs = 0;
   bool quick = false;
+  bool burner = false;       // --burner: one CPU-burning process ran beside the cases
   bool allocCounting = false;
   // Environment variables that change what a path does (HOSTKERNEL_*, OMP_*, GOMP_*,
   // POCL_*, OPENCL_LAYERS), as "NAME=value", sorted.

@@ -161,24 +161,14 @@ class StepState {
 
   void mark() {
     probed_ = std::nullopt;
-    if (!kernel_) return;
-    if constexpr (Api::kCounts) {
-      hk_launch_counts c{};
-      if (hkGetKernelLaunchCounts(kernel_, &c) == CL_SUCCESS)
-        for (int p = 0; p < 3; ++p) marked_[p] = c.by_path[p];
-    } else {
-      marked_ = layerLaunchCounts(kernel_);
-    }
+    if (kernel_) tally_.mark(kernel_);
   }
 
   // Where the timed launches went (on the queue path: through the layer, if the process
   // runs with it). With a kernel object per step, where the launch of one more step went
   // (its object is asked before the step releases it).
   std::string note() {
-    if (kernel_) {
-      if constexpr (Api::kCounts) return hostkernelLaunchNote(kernel_, marked_, &shares_);
-      return layerLaunchNote(kernel_, marked_);
-    }
+    if (kernel_) return tally_.note(kernel_);
     probe_ = true;
     stepOnce(next_++);
     probe_ = false;
@@ -186,8 +176,7 @@ class StepState {
     return "next step's launch: " + *probed_;
   }
   std::optional<std::array<double, 3>> shares() const {
-    if constexpr (Api::kCounts)
-      if (kernel_) return shares_;
+    if (kernel_) return tally_.shares();
     return std::nullopt;
   }
 
@@ -359,8 +348,7 @@ class StepState {
   void *svmIn_ = nullptr, *svmOut_ = nullptr;
   std::vector<int> src_, dst_;  // the host's input and result arrays
   std::uint64_t next_ = 0;      // the next step's number
-  std::array<cl_ulong, 3> marked_{};
-  std::array<double, 3> shares_{};
+  LaunchTally<Api::kCounts> tally_;
   bool probe_ = false;
   std::optional<std::string> probed_;
 };
