@@ -9,13 +9,13 @@
 #
 # usage: scripts/test-sanitizers.sh [asan] [tsan]     (default: both)
 # environment: JOBS (default: nproc), CTEST_TIMEOUT (per test, default 900 s),
-#              TSAN_TESTS (default 'threads|team|concurrency')
+#              TSAN_TESTS (default 'threads|team|concurrency|background')
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=${JOBS:-$(nproc)}
 timeout=${CTEST_TIMEOUT:-900}
-tsan_tests=${TSAN_TESTS:-threads|team|concurrency}
+tsan_tests=${TSAN_TESTS:-threads|team|concurrency|background}
 variants=("$@")
 [[ ${#variants[@]} -eq 0 ]] && variants=(asan tsan)
 

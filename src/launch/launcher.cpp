@@ -124,8 +124,12 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
     k.background_ns.store(background_ns, std::memory_order_relaxed);
   if (specialize) return Verdict{Verdict::Path::Specialize};
   // A kernel whose launches take long keeps taking this path: each of its launches goes to
-  // the background (the fast path runs launches before their calls return).
-  if (k.sampler.lastNs() >= background_ns &&
+  // the background (the fast path runs launches before their calls return). Not from the
+  // measure of a kernel object's first direct launch alone, which pays for what the first
+  // launch touches first (its thread's buffers, page faults).
+  const std::uint64_t ran = k.counts.by_path[HK_PATH_INLINE].load(std::memory_order_relaxed) +
+                            k.counts.by_path[HK_PATH_TEAM].load(std::memory_order_relaxed);
+  if (ran >= 2 && k.sampler.lastNs() >= background_ns &&
       k.background_pause.load(std::memory_order_relaxed) == 0)
     return Verdict{Verdict::Path::Background};
   // Until its unchecked variant is settled, a native kernel's launches come here.
