@@ -198,9 +198,8 @@ typedef cl_uint hk_kernel_launch_info;
 #define HK_KERNEL_LAUNCHES_ON_PATH(path) ((hk_kernel_launch_info)(0x4C00 + (path)))
 /* launches that went to PoCL's queue for the reason (an hk_reason other than NONE) */
 #define HK_KERNEL_LAUNCHES_FOR_REASON(reason) ((hk_kernel_launch_info)(0x4C40 + (reason)))
-/* direct launches (also counted on their path) that ran in the background: on
- * hostkernel's background launch thread while the enqueue had returned
- * (docs/background.md) */
+/* direct launches (also counted on their path) handed to hostkernel's background launch
+ * thread, whose enqueue returned before they ran (docs/background.md) */
 #define HK_KERNEL_LAUNCHES_IN_BACKGROUND ((hk_kernel_launch_info)0x4C80)
 
 HK_API cl_int hkGetKernelLaunchInfo(cl_kernel kernel, hk_kernel_launch_info param_name,

@@ -17,6 +17,7 @@
 #include "base/next.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
+#include "launch/tuning.hpp"
 #include "pocl/abi.hpp"
 #include "queue/events.hpp"
 #include "team/dispatch.hpp"
@@ -57,10 +58,12 @@ struct Job {
   std::size_t printf_capacity = 0;
 };
 
-// The background thread and its one job. Posting and completing are counted: the job is
-// running while posted != done. The job is written only by a poster holding post_mutex
-// while nothing runs, and read by the background thread after it sees `posted` change.
-// Never destroyed: a launch may still be settled by an exit handler.
+// The background thread and its one job. Posting, claiming and completing are counted:
+// the job is pending while posted != done. The job is written only by a poster holding
+// post_mutex while nothing is pending, and run by the thread that claims it (claim()):
+// the background thread, or a caller that needs it before the background thread has
+// started it (settleAll). Never destroyed: a launch may still be settled by an exit
+// handler.
 struct Runner {
   std::mutex post_mutex;  // one poster at a time; held across fork()
   bool started = false;   // under post_mutex
@@ -70,6 +73,7 @@ struct Runner {
   std::uint64_t stack_room = 0;  // the thread's room for work-groups, once it runs
   Job job;
   std::atomic<std::uint32_t> posted{0};
+  std::atomic<std::uint32_t> claimed{0};
   std::atomic<std::uint32_t> done{0};
   // Futex words' companions: set while the background thread is parked on `posted`, and
   // the number of callers parked on `done`, so that neither side makes a system call to
@@ -81,6 +85,7 @@ struct Runner {
   std::atomic<launch::LaunchableKernel *> kernel{nullptr};
   std::atomic<std::uint64_t> posted_ns{0};
   std::atomic<std::uint64_t> spin_limit_ns{0};
+  std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
 };
 
 Runner &runner() {
@@ -91,8 +96,8 @@ Runner &runner() {
 bool noShare() { return false; }
 
 // The launch's work-groups have run: the queue holds no more work for it, then its event
-// completes. Setting the event's status runs the application's event callbacks here, on
-// the background thread; one that enqueues on the queue finds the queue idle.
+// completes. Setting the event's status runs the application's event callbacks on the
+// thread that ran the launch; one that enqueues on the queue finds the queue idle.
 void completeJob(Job &job, cl_int err) {
   if (err != CL_SUCCESS)
     logf(LogLevel::Warn, "kernel '%s': its launch in the background failed (error %d)",
@@ -108,6 +113,24 @@ void completeJob(Job &job, cl_int err) {
     next().clSetUserEventStatus(e, status);
     releaseEvent(e);
   }
+}
+
+// Takes job `n` for this thread to run; false if another thread took it.
+bool claim(Runner &r, std::uint32_t n) {
+  std::uint32_t expected = n - 1;
+  return r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
+}
+
+// Runs job `n`, claimed by this thread, and counts it done.
+void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n) {
+  Job &job = r.job;
+  if (!ts.ready) ts.setUp(job.printf_capacity);
+  if (job.event) job.times.start = profilingClock();
+  const cl_int err = launch::execute(*job.kernel, job.plan, ts);
+  completeJob(job, err);
+  g_background_now.busy.store(false, std::memory_order_release);
+  r.done.store(n, std::memory_order_seq_cst);
+  if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
 }
 
 void *runnerMain(void *) {
@@ -126,15 +149,10 @@ void *runnerMain(void *) {
       }
       r.parked.store(0, std::memory_order_relaxed);
     }
-    if (r.posted.load(std::memory_order_acquire) == seen) return nullptr;  // stopped
-    Job &job = r.job;
-    if (!ts.ready) ts.setUp(job.printf_capacity);
-    if (job.event) job.times.start = profilingClock();
-    const cl_int err = launch::execute(*job.kernel, job.plan, ts);
-    completeJob(job, err);
-    g_background_now.busy.store(false, std::memory_order_release);
-    r.done.store(++seen, std::memory_order_seq_cst);
-    if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
+    const std::uint32_t n = r.posted.load(std::memory_order_acquire);
+    if (n == seen) return nullptr;  // stopped
+    if (claim(r, n)) runJob(r, ts, n);
+    seen = n;  // run here, or by the caller that needed it first
   }
   return nullptr;
 }
@@ -160,6 +178,7 @@ void afterForkChild() {
   new (&r.post_mutex) std::mutex;
   r.started = false;
   r.posted.store(0, std::memory_order_relaxed);
+  r.claimed.store(0, std::memory_order_relaxed);
   r.done.store(0, std::memory_order_relaxed);
   r.parked.store(0, std::memory_order_relaxed);
   r.waiters.store(0, std::memory_order_relaxed);
@@ -266,6 +285,7 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   const bool team = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
   r.kernel.store(&k, std::memory_order_relaxed);
   r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
+  r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
   job.number = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
   g_background_now.queue.store(&q, std::memory_order_relaxed);
   g_background_now.kernel.store(&k, std::memory_order_relaxed);
@@ -295,6 +315,17 @@ void settleAll() {
   launch::LaunchableKernel *k = r.kernel.load(std::memory_order_relaxed);
   const std::uint64_t posted_ns = r.posted_ns.load(std::memory_order_relaxed);
   if (k) noteSettled(*k, posted_ns);
+  // Not started yet (the background thread is parked, or has no CPU): this thread runs it,
+  // if its stack has the room, rather than wait for the background thread to wake.
+  kernel::ThreadState &ts = kernel::threadState();
+  if (!ts.ready) ts.setUp(r.job.printf_capacity);
+  if (ts.depth == 0 &&
+      std::uint64_t{r.stack_kib.load(std::memory_order_relaxed)} << 10 <=
+          launch::stackRoomForLaunch(ts.stackRoom()) &&
+      claim(r, target)) {
+    runJob(r, ts, target);
+    return;
+  }
   // Spin while the launch is likely to end soon (the kernel's last duration after its
   // hand-over), at most spin_limit_ns.
   const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);

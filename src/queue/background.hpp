@@ -61,7 +61,8 @@ bool backgroundAvailable();
 bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Queue &q,
                        cl_event *event, cl_int *err);
 
-// Waits until the launch running in the background, if any, has completed.
+// Waits until the launch in the background, if any, has completed; runs it on this thread
+// if the background thread has not started it yet (and this thread's stack has the room).
 void settleAll();
 
 // settleAll() if the running launch is on `q`.
