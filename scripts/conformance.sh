@@ -226,13 +226,16 @@ report_counts() {  # mode suite
   ' < <(cat "$out/$1/$2".*.log 2>/dev/null)
 }
 
-pocl_version=$(dpkg-query -W -f='${Version}' pocl-opencl-icd 2>/dev/null || echo unknown)
-if [[ $report_only == 1 ]]; then
-  pocl_version=$(cat "$out/pocl-version" 2>/dev/null || echo unknown)
-else
-  echo "$pocl_version" >"$out/pocl-version"
+# The table's comment lines describe the runs: written when they start, read again by
+# --report-only.
+if [[ $report_only == 0 || ! -s $out/header ]]; then
+  pocl_version=$(dpkg-query -W -f='${Version}' pocl-opencl-icd 2>/dev/null || echo unknown)
+  {
+    echo "# OpenCL-CTS through hostkernel's layer against PoCL alone: $(date -u +%Y-%m-%d), PoCL $pocl_version, $(uname -m)"
+    echo "# modes: $modes ($([[ $full == 1 ]] && echo full || echo wimpy)); per-suite timeout ${timeout_s}s; PoCL cache $([[ $fresh == 1 ]] && echo "empty for every run" || echo "empty for each suite's first run, kept for its later runs")"
+  } >"$out/header"
 fi
-[[ $report_only == 1 ]] || echo "conformance: PoCL $pocl_version, suites in $cts, modes $modes, output in $out" >&2
+[[ $report_only == 1 ]] || echo "conformance: suites in $cts, modes $modes, output in $out" >&2
 for s in $suites; do
   [[ $report_only == 0 ]] || break
   exe=$(find "$cts" -name "$s" -type f -perm -u+x -print -quit)
@@ -255,8 +258,7 @@ summary=$out/summary.tsv
 ref=${mode_list[0]}
 differ=0
 {
-  echo "# OpenCL-CTS through hostkernel's layer against PoCL alone: $(date -u +%Y-%m-%d), PoCL $pocl_version, $(uname -m)"
-  echo "# modes: $modes ($([[ $full == 1 ]] && echo full || echo wimpy)); per-suite timeout ${timeout_s}s; PoCL cache $([[ $fresh == 1 ]] && echo "empty for every run" || echo "empty for each suite's first run, kept for its later runs")"
+  cat "$out/header"
   printf 'suite\tsubtest'; printf '\t%s' "${mode_list[@]}"; printf '\tsame\n'
   for s in $suites; do
     declare -A st=()
