@@ -31,10 +31,11 @@
 # PoCL's kernel cache starts empty for each suite and is kept across its runs, so that
 # only the first run pays PoCL's compiles (--fresh-caches: an empty one for every run, so
 # that the runs' wall times compare, at the cost of compiling everything in each run).
-# hostkernel's persistent cache starts empty in every run. Results come from the harness's JSON file
-# (CL_CONFORMANCE_RESULTS_FILENAME); a run that crashed or timed out has none, and its
-# subtests are read from the log: those started without a result are "crash" (or
-# "timeout"), those never started "notrun".
+# hostkernel's persistent cache starts empty in every run. Results come from the
+# harness's JSON file (CL_CONFORMANCE_RESULTS_FILENAME); a run that crashed or timed out
+# has none, and its subtests are read from the log: those started without a result are
+# "crash" (or "timeout"), those never started "notrun". After a crash the suite starts
+# again with the subtests not run yet, so one crash hides no later subtest.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
