@@ -119,7 +119,9 @@ Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool block
   if (!q.direct) return {false, q.reason};
   if (q.stillBlocked()) return {false, HK_REASON_USER_EVENT};
   if (!q.idle()) return {false, HK_REASON_QUEUE_BUSY};
-  if (num_events == 0) return {true};
+  // A count of 0 with a list is an error (CL_INVALID_EVENT_WAIT_LIST) PoCL reports for
+  // these commands: run directly, the command would succeed instead.
+  if (num_events == 0) return events ? Admission{false, HK_REASON_POCL_CHECKS} : Admission{true};
   for (cl_uint i = 0; i < num_events; ++i) {  // PoCL's errors for a bad list are its own
     cl_context c = nullptr;
     if (!events[i] || next().clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof c, &c,

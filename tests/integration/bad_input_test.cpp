@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -409,6 +410,73 @@ TEST_F(BadInput, WaitListCountWithNullListIsRejectedByEveryCommand) {
             CL_SUCCESS);
   ExpectWritten(g, 1, "after the rejected commands");
   EXPECT_EQ(Direct(Counts(rel_)), 1u);
+}
+
+// A count of 0 with a non-NULL list: PoCL answers CL_INVALID_EVENT_WAIT_LIST in its
+// commands other than launches (the OpenCL CTS checks it for the marker:
+// api negative_enqueue_marker_with_wait_list), and hostkernel must answer the same
+// instead of running the command directly.
+TEST_F(BadInput, WaitListOfCountZeroWithAListGetsPoclsAnswerInEveryCommand) {
+  cl_event done = nullptr;
+  ASSERT_EQ(hkEnqueueMarkerWithWaitList(queue_, 0, nullptr, &done), CL_SUCCESS);
+  ASSERT_EQ(hkWaitForEvents(1, &done), CL_SUCCESS);
+  std::vector<int> host(16, 5);
+  const int pattern = 3;
+  cl_int err = CL_SUCCESS;
+  // Each command with PoCL's entry (pocl: true) or hostkernel's; the list is {done}.
+  struct Case {
+    const char *what;
+    std::function<cl_int(bool)> call;
+  };
+  const Case cases[] = {
+      {"read", [&](bool pocl) {
+         return (pocl ? clEnqueueReadBuffer : hkEnqueueReadBuffer)(
+             queue_, out_, CL_TRUE, 0, 64, host.data(), 0, &done, nullptr);
+       }},
+      {"write", [&](bool pocl) {
+         return (pocl ? clEnqueueWriteBuffer : hkEnqueueWriteBuffer)(
+             queue_, out_, CL_TRUE, 0, 64, host.data(), 0, &done, nullptr);
+       }},
+      {"fill", [&](bool pocl) {
+         return (pocl ? clEnqueueFillBuffer : hkEnqueueFillBuffer)(
+             queue_, out_, &pattern, sizeof pattern, 0, 64, 0, &done, nullptr);
+       }},
+      {"copy", [&](bool pocl) {
+         return (pocl ? clEnqueueCopyBuffer : hkEnqueueCopyBuffer)(queue_, out_, out_, 0, 64,
+                                                                   64, 0, &done, nullptr);
+       }},
+      {"marker", [&](bool pocl) {
+         cl_event e = nullptr;
+         const cl_int r = (pocl ? clEnqueueMarkerWithWaitList : hkEnqueueMarkerWithWaitList)(
+             queue_, 0, &done, &e);
+         EXPECT_EQ(r == CL_SUCCESS, e != nullptr) << "an event only on success";
+         if (e) hkReleaseEvent(e);
+         return r;
+       }},
+      {"barrier", [&](bool pocl) {
+         return (pocl ? clEnqueueBarrierWithWaitList : hkEnqueueBarrierWithWaitList)(
+             queue_, 0, &done, nullptr);
+       }},
+      {"map", [&](bool pocl) {
+         void *p = (pocl ? clEnqueueMapBuffer : hkEnqueueMapBuffer)(
+             queue_, out_, CL_TRUE, CL_MAP_READ, 0, 64, 0, &done, nullptr, &err);
+         if (p) EXPECT_EQ(hkEnqueueUnmapMemObject(queue_, out_, p, 0, nullptr, nullptr),
+                          CL_SUCCESS);
+         return err;
+       }},
+      {"migrate", [&](bool pocl) {
+         return (pocl ? clEnqueueMigrateMemObjects : hkEnqueueMigrateMemObjects)(
+             queue_, 1, &out_, CL_MIGRATE_MEM_OBJECT_HOST, 0, &done, nullptr);
+       }},
+  };
+  for (const Case &c : cases) {
+    const cl_int pocl = c.call(true);
+    ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
+    EXPECT_EQ(c.call(false), pocl) << c.what;
+    ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
+  }
+  EXPECT_EQ(cases[4].call(true), CL_INVALID_EVENT_WAIT_LIST) << "PoCL's answer for the marker";
+  hkReleaseEvent(done);
 }
 
 // A failed PoCL command (bad region) is not counted as pending work that a direct launch
