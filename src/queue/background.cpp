@@ -86,6 +86,9 @@ struct Runner {
   std::atomic<std::uint64_t> posted_ns{0};
   std::atomic<std::uint64_t> spin_limit_ns{0};
   std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
+  // The thread running the job now (0: none): the event callbacks it runs while it
+  // completes the job come after the launch already, and must not wait for it.
+  std::atomic<pthread_t> running{0};
 };
 
 Runner &runner() {
@@ -124,10 +127,12 @@ bool claim(Runner &r, std::uint32_t n) {
 // Runs job `n`, claimed by this thread, and counts it done.
 void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n) {
   Job &job = r.job;
+  r.running.store(pthread_self(), std::memory_order_relaxed);
   if (!ts.ready) ts.setUp(job.printf_capacity);
   if (job.event) job.times.start = profilingClock();
   const cl_int err = launch::execute(*job.kernel, job.plan, ts);
   completeJob(job, err);
+  r.running.store(0, std::memory_order_relaxed);
   g_background_now.busy.store(false, std::memory_order_release);
   r.done.store(n, std::memory_order_seq_cst);
   if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
@@ -307,9 +312,9 @@ void settleAll() {
     return static_cast<std::int32_t>(r.done.load(std::memory_order_acquire) - target) >= 0;
   };
   if (done()) return;
-  // An event callback of the launch runs on the background thread before the launch is
+  // An event callback of the launch runs on the thread that runs it, before the launch is
   // counted done: what it enqueues comes after the launch already.
-  if (r.started && pthread_equal(pthread_self(), r.thread)) return;
+  if (pthread_equal(r.running.load(std::memory_order_relaxed), pthread_self())) return;
   // The job's description may already be its successor's (the job completed and another
   // was posted meanwhile): it only steers the heuristics below.
   launch::LaunchableKernel *k = r.kernel.load(std::memory_order_relaxed);

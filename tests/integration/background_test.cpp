@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -223,6 +224,38 @@ TEST_F(Background, ALaunchOnAnotherQueueWaitsForItsEvent) {
   EXPECT_EQ(hkReleaseMemObject(dst), CL_SUCCESS);
   EXPECT_EQ(hkReleaseKernel(copy), CL_SUCCESS);
   EXPECT_EQ(hkReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+// An event callback of the launch that reads on the launch's queue: it runs while the
+// launch completes and comes after it, so it must neither wait for it nor see old data.
+struct CallbackRead {
+  cl_command_queue queue;
+  cl_mem buffer;
+  std::vector<int> data = std::vector<int>(kItems, -7);
+  std::atomic<int> result{1};
+};
+
+TEST_F(Background, AnEventCallbackMayUseTheQueue) {
+  CallbackRead read{q, out};
+  cl_event e = nullptr;
+  Launch(15, &e);
+  ASSERT_EQ(clSetEventCallback(
+                e, CL_COMPLETE,
+                [](cl_event, cl_int, void *user) {
+                  auto *r = static_cast<CallbackRead *>(user);
+                  r->result = hkEnqueueReadBuffer(r->queue, r->buffer, CL_TRUE, 0,
+                                                  kItems * sizeof(int), r->data.data(), 0,
+                                                  nullptr, nullptr);
+                },
+                &read),
+            CL_SUCCESS);
+  ASSERT_EQ(hkWaitForEvents(1, &e), CL_SUCCESS);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  for (int i = 0; i < 2000 && read.result == 1; ++i)  // PoCL may call it on its own thread
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(read.result, CL_SUCCESS);
+  EXPECT_TRUE(Filled(read.data.data(), 15));
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
 }
 
 TEST_F(Background, SettingAnArgumentOfItsKernelWaitsForIt) {
