@@ -82,6 +82,7 @@ Config parseConfig(const char *(*getenv_fn)(const char *)) {
   c.disable = parseBool("HOSTKERNEL_DISABLE", getenv_fn("HOSTKERNEL_DISABLE"));
   c.report = parseBool("HOSTKERNEL_REPORT", getenv_fn("HOSTKERNEL_REPORT"));
   c.perf_map = parseBool("HOSTKERNEL_PERF_MAP", getenv_fn("HOSTKERNEL_PERF_MAP"));
+  c.always_team = parseBool("HOSTKERNEL_ALWAYS_TEAM", getenv_fn("HOSTKERNEL_ALWAYS_TEAM"));
   if (const char *trace = getenv_fn("HOSTKERNEL_TRACE")) c.trace_file = trace;
   parseNumber("HOSTKERNEL_NUM_THREADS", getenv_fn("HOSTKERNEL_NUM_THREADS"), c.num_threads);
   parseNumber("HOSTKERNEL_INLINE_MAX_ITEMS", getenv_fn("HOSTKERNEL_INLINE_MAX_ITEMS"),

@@ -27,6 +27,9 @@ struct Config {
   // spin before parking, in microseconds; 0 parks at once. At most kMaxSpinUs.
   std::uint32_t spin_us = 100;
   std::size_t inline_max_items = 8192; // HOSTKERNEL_INLINE_MAX_ITEMS
+  // HOSTKERNEL_ALWAYS_TEAM=1: launches large enough for the team always run on it, without
+  // measuring whether the calling thread alone is faster (launch/team_gain.hpp).
+  bool always_team = false;
   // HOSTKERNEL_SPECIALIZE_MS: team work (ms) after which a kernel gets PoCL's work-group
   // function specialized for its local size (docs/specialized.md); 0: never.
   std::uint64_t specialize_ms = 200;

@@ -17,6 +17,7 @@
 #include "launch/geometry.hpp"
 #include "launch/plan_cache.hpp"
 #include "launch/sampler.hpp"
+#include "launch/team_gain.hpp"
 #include "team/team_choice.hpp"
 
 namespace hk::launch {
@@ -46,6 +47,7 @@ class LaunchableKernel : public kernel::Kernel {
   std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)
   Sampler sampler;
   team::TeamChoice team_choice;  // HOSTKERNEL_TEAM=auto with OpenMP: this kernel's team
+  TeamGain team_gain;            // whether its launches gain from a team at all
   std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
   std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
   // Launches that take at least this long run in the background (queue/background.hpp)

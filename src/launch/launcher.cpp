@@ -176,6 +176,12 @@ void noteLongLaunch(LaunchableKernel &k) {
   if (k.fast.load(std::memory_order_relaxed)) k.fast.store(false, std::memory_order_relaxed);
 }
 
+void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path, std::uint64_t wall_ns,
+                  std::uint64_t team_serial_ns) {
+  const bool on_team = path == HK_PATH_TEAM;
+  k.team_gain.note(on_team, wall_ns, on_team ? team_serial_ns : wall_ns, plan.total_groups);
+}
+
 void noteTeamWork(LaunchableKernel &k, std::uint64_t ns) {
   if (k.addTeamWork(ns)) k.fast.store(false, std::memory_order_relaxed);
 }

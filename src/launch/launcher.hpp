@@ -92,8 +92,13 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
 // paused, its next launch takes the slow path, where decide() sends it to the background.
 [[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k);
 
+// A timed launch that could have run on the team ran `path`: TeamGain::note.
+[[gnu::noinline]] void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path,
+                                    std::uint64_t wall_ns, std::uint64_t team_serial_ns);
+
 // Runs a kernel whose plan is made: on the team when the launch is large or the kernel's
-// launches have been slow, else on the calling thread. Counts the path. Returns
+// launches have been slow and the team is measured to pay for it (TeamGain), else on the
+// calling thread. Counts the path. Returns
 // CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow. Inlined: as a function
 // of its own, the compiler specialises it for its callers' one `ts` (threadState()) and
 // reads the thread_local again inside, a second TLS access per launch.
@@ -104,7 +109,9 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
   const std::uint64_t t0 = timed ? nowNs() : 0;
   std::uint64_t team_serial_ns = 0;
   hk_path path = HK_PATH_INLINE;
-  if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1) {
+  if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1 &&
+      // Large enough for the team; whether it runs there is measured (team_gain.hpp).
+      k.team_gain.team()) {
     // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
     const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
                        sampler.lastNs() >= Sampler::kStealNs;
@@ -133,6 +140,8 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     const std::uint64_t wall = nowNs() - t0;
     sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
     if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
+    if (path == HK_PATH_TEAM || ((plan.team_sized || sampler.slow()) && plan.total_groups > 1))
+      noteTeamGain(k, plan, path, wall, team_serial_ns);
     if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);
   }
   if (k.grid_changed.load(std::memory_order_relaxed))

@@ -88,11 +88,15 @@ bool runJob(const Job &job) {
       if (config().team == TeamMode::OpenMP) return omp->run(job);
       // auto: the team whose launches make the application's loop faster (TeamChoice).
       // While OpenMP's threads are the choice but one was kept from running (another
-      // process on its CPU), the caller alone for a while, unmeasured: it adds no thread
-      // to a machine that has too few CPUs for the ones it has.
+      // process on its CPU: ForeignTeam::slow), the own workers for a while, unmeasured.
+      // Not the caller alone: on a machine where one CPU is taken, the others are free,
+      // and the own team's caller never waits for a worker that has not started (its
+      // stealing split runs a late worker's share; docs/team.md). OpenMP's join waits
+      // for every thread, so its jobs wait for the busy CPU's time slice.
       TeamChoice &c = job.choice ? *job.choice : choice();
       const std::uint64_t now = nowNs();
-      if (c.settled() == TeamChoice::Pick::OpenMP && omp->slow(now)) return false;
+      if (c.settled() == TeamChoice::Pick::OpenMP && omp->slow(now))
+        return Team::instance().run(job);
       const TeamChoice::Picked p = c.pick(now);
       if (p.team == TeamChoice::Pick::OpenMP) {
         if (p.left_own) Team::instance().parkSpinners();

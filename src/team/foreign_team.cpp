@@ -135,17 +135,26 @@ bool ForeignTeam::run(const Job &job, std::uint64_t now_ns, bool judged) {
 
 // The parallel-for's join waits for every task, also one whose thread was kept from
 // running (another process on its CPU): the work was done long before the join. A job
-// whose join came that late and that took longer than its work would have taken on the
-// caller alone is late; two late jobs in a row are a strike (one alone is a pool that
-// had to start or wake a thread, as after omp_pause_resource or a long idle time). After
-// a strike slow() is true for a while (doubling with each strike in a row, up to a limit)
-// and then the team is tried again.
+// is late when its join came more than kLateJoinNs after its last group and either took
+// longer than its work would have taken on the caller alone, or added more than an
+// eighth to the time its groups took (a long job beside a busy process: its join waits
+// for a time slice, milliseconds, which the first test forgives when the job is long).
+// An eighth is what a team must win by to be chosen (team_choice.cpp): a join that costs
+// more loses to the own workers, which never wait for a thread that has not started.
+// Two late jobs in a row are a strike (one alone is a pool that had to start or wake a
+// thread, as after omp_pause_resource or a long idle time). After a strike slow() is
+// true for a while (doubling with each strike in a row, up to a limit) and then the team
+// is tried again.
 void ForeignTeam::noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns,
                            std::uint64_t work_ns) {
   constexpr std::uint64_t kLateJoinNs = 100'000;
   constexpr std::uint64_t kFirstPauseNs = 50'000'000, kLongestPauseNs = 1'000'000'000;
   const std::uint64_t now = nowNs();
-  if (all_done_ns == 0 || now - all_done_ns < kLateJoinNs || now - start_ns <= work_ns) {
+  const std::uint64_t join_ns = all_done_ns && now > all_done_ns ? now - all_done_ns : 0;
+  const std::uint64_t groups_ns = all_done_ns > start_ns ? all_done_ns - start_ns : 0;
+  const bool late = all_done_ns != 0 && join_ns >= kLateJoinNs &&
+                    (now - start_ns > work_ns || join_ns > groups_ns / 8);
+  if (!late) {
     pause_ns_ = 0;
     late_in_row_ = 0;
     return;
@@ -155,7 +164,7 @@ void ForeignTeam::noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns,
   slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
   strikes_.fetch_add(1, std::memory_order_relaxed);
   logf(LogLevel::Debug, "team: the application's threads joined %llu us after the last group "
-       "twice in a row; the caller runs jobs alone for %llu ms",
+       "twice in a row; the own workers run its jobs for %llu ms",
        (unsigned long long)((now - all_done_ns) / 1000), (unsigned long long)(pause_ns_ / 1'000'000));
 }
 

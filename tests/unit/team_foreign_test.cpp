@@ -166,6 +166,30 @@ TEST(ForeignTeam, LateJoinsInARowMakeTheTeamSlow) {
   team.reset(nullptr, 0);
 }
 
+// A long job whose join waits for a thread kept from running (task 1 returns 8 ms after
+// its work): the job took less than its work would on the caller alone (two 20 ms
+// blocks in ~28 ms), but its join added more than an eighth to the time its groups took.
+// Two such jobs in a row make the team slow: beside a busy process, each job would wait
+// for a time slice.
+TEST(ForeignTeam, LongJobsWhoseJoinWaitsLongAreLateToo) {
+  ThreadPool pool(2);
+  ForeignTeam team;
+  Delayed late_join{&pool, 0, 8};
+  const ParallelFor pf{Delayed::parallelFor, &late_join, nullptr, 2};
+  team.reset(&pf, 1u << 20);
+  for (int job = 0; job < 2; ++job) {
+    Counting c(2);
+    c.hook = [](Counting &, std::uint64_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    };
+    ASSERT_TRUE(team.run(c.job(false)));
+    EXPECT_EQ(c.wrong(), 0u);
+  }
+  EXPECT_TRUE(team.slow());
+  EXPECT_EQ(team.slowJoins(), 1u);
+  team.reset(nullptr, 0);
+}
+
 TEST(ForeignTeam, ExecutorThreadsAreCappedAndDefaultToTheCpus) {
   EXPECT_GE(hk::team::executorThreads(0), 1u);
   EXPECT_EQ(hk::team::executorThreads(3), 3u);  // the tests run without HOSTKERNEL_NUM_THREADS

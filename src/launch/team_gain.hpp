@@ -1,0 +1,65 @@
+// Whether a kernel's launches that are large enough for the team run faster on it than on
+// the calling thread alone, by measurement. Not every kernel gains from more threads:
+// one whose work-items update the same few words with atomics (a histogram) runs several
+// times slower on two threads than on one, as the words' cache lines move between CPUs
+// on every update; and beside a busy process a short launch can lose more to a worker's
+// late start than the worker saves.
+//
+// The preferred way (the team, at first) runs the kernel's launches; now and then one
+// launch runs the other way as a probe, and it becomes the preferred way when its cost
+// per work-group is lower by more than an eighth than the preferred way's lowest since
+// the last probe. A probe is due once the preferred
+// way has run kBudget times as long as the probe is expected to cost over it (the team's
+// thread time stands for the first inline probe: its groups never take longer on one
+// thread), and at least kBudget launches; kBudget doubles with each probe that loses, up
+// to kLongestBudget. A kernel whose team pays thus spends at most 1/kBudget of its time
+// on its first probe, and less and less after. HOSTKERNEL_ALWAYS_TEAM=1: no probes, the
+// team always.
+//
+//   bool eligible = (plan.team_sized || sampler.slow()) && plan.total_groups > 1;
+//   bool on_team = eligible && k.team_gain.team();
+//   ... run ...
+//   if (timed && eligible) k.team_gain.note(ran_on_team, wall_ns, serial_ns, groups);
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace hk::launch {
+
+class TeamGain {
+ public:
+  static constexpr std::uint32_t kBudget = 4;
+  static constexpr std::uint32_t kLongestBudget = 1024;
+
+  // True: this launch runs on the team (the team is preferred and no probe is due, or
+  // the calling thread is preferred and a probe of the team is due).
+  bool team() const {
+    const std::uint8_t f = flags_.load(std::memory_order_relaxed);
+    return ((f & kPreferInline) != 0) == ((f & kProbeDue) != 0);
+  }
+  bool prefersInline() const {
+    return (flags_.load(std::memory_order_relaxed) & kPreferInline) != 0;
+  }
+  // Probes that changed the preferred way, since the kernel was made.
+  std::uint64_t switches() const { return switches_.load(std::memory_order_relaxed); }
+
+  // A timed launch that could have run on the team ran on it (`on_team`) or on the
+  // calling thread: `wall_ns` from start to end, `serial_ns` its groups' thread time.
+  void note(bool on_team, std::uint64_t wall_ns, std::uint64_t serial_ns, std::uint64_t groups);
+
+ private:
+  static constexpr std::uint8_t kPreferInline = 1, kProbeDue = 2;
+  // Shared by threads launching the same kernel: relaxed atomics, as the Sampler's; a
+  // lost update only shifts a sample.
+  std::atomic<std::uint8_t> flags_{0};
+  std::atomic<std::uint32_t> budget_{kBudget};
+  std::atomic<std::uint32_t> since_probe_{0};      // preferred launches since the last probe
+  std::atomic<std::uint64_t> spent_ns_{0};         // their wall time
+  std::atomic<std::uint64_t> team_per_group_{0};   // ns per group << kShift, last on the team
+  std::atomic<std::uint64_t> inline_per_group_{0}; // the same, last on the calling thread
+  std::atomic<std::uint64_t> best_since_probe_{UINT64_MAX};  // the preferred way's lowest
+  std::atomic<std::uint64_t> switches_{0};
+};
+
+}  // namespace hk::launch
