@@ -19,4 +19,14 @@ namespace hk {
          static_cast<std::uint64_t>(t.tv_nsec);
 }
 
+// The CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID: a system call, about
+// a microsecond). Against nowNs() over the same span: how long the thread was kept from
+// running.
+inline std::uint64_t threadCpuNs() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(t.tv_nsec);
+}
+
 }  // namespace hk

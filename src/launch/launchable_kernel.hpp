@@ -58,6 +58,9 @@ class LaunchableKernel : public kernel::Kernel {
   // (queue/background.cpp).
   std::atomic<std::uint32_t> background_misses{0};
   std::atomic<std::uint32_t> background_pause{0};
+  // Background launches in a row whose caller waited long past their expected end (the
+  // background thread lost its CPU to another process): past one, a pause that doubles.
+  std::atomic<std::uint32_t> background_late{0};
   // What execute() does after a launch, set by decide(): 0 for most kernels, so that the
   // launch path tests one byte next to the counts it has just written.
   static constexpr std::uint8_t kCountVariants = 1;  // native kernels (hidden ndrange)

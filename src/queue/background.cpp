@@ -44,9 +44,22 @@ constexpr std::uint64_t kTeamSpinNs = 2'000;
 // A launch whose result is needed within this time of its enqueue overlapped nothing; a
 // kernel with kMissesInRow such launches in a row runs before its calls return again for
 // its next kPauseLaunches long launches (launch::noteLongLaunch).
-constexpr std::uint64_t kMinGapNs = 2'000;
+constexpr std::uint64_t kMinGapNs = 10'000;
 constexpr std::uint32_t kMissesInRow = 4;
 constexpr std::uint32_t kPauseLaunches = 64;
+// A launch during which the background thread was kept from running for more than kLateNs
+// (and longer than it ran) lost its CPU to another process: a caller that needs it waits
+// for a time slice, milliseconds, where running the launch itself would have cost its
+// duration. Two such in a row pause the kernel's background launches for kPauseLaunches
+// long launches, doubling with each further one in a row up to kPauseLaunches <<
+// kLongestPauseShift: a CPU that stays busy costs a few time slices per thousands of
+// launches.
+constexpr std::uint64_t kLateNs = 100'000;
+// A launch not started this long after its hand-over (and twice its duration) counts as a
+// late one too: the background thread got no CPU, so the launch overlapped nothing and
+// cost a hand-over and a wake-up.
+constexpr std::uint64_t kNoStartNs = 50'000;
+constexpr std::uint32_t kLongestPauseShift = 6;
 
 struct Job {
   launch::LaunchableKernel *kernel = nullptr;
@@ -118,19 +131,42 @@ void completeJob(Job &job, cl_int err) {
   }
 }
 
+// A background launch ended: `late` when the background thread lost its CPU (it was kept
+// from running for longer than it ran, runJob), or never started the launch long after
+// its hand-over (kNoStartNs, settleAll).
+void noteWaited(launch::LaunchableKernel &k, bool late) {
+  if (!late) {
+    if (k.background_late.load(std::memory_order_relaxed))
+      k.background_late.store(0, std::memory_order_relaxed);
+    return;
+  }
+  const std::uint32_t n = k.background_late.load(std::memory_order_relaxed) + 1;
+  k.background_late.store(n, std::memory_order_relaxed);
+  if (n >= 2)
+    k.background_pause.store(kPauseLaunches << std::min(n - 2, kLongestPauseShift),
+                             std::memory_order_relaxed);
+}
+
 // Takes job `n` for this thread to run; false if another thread took it.
 bool claim(Runner &r, std::uint32_t n) {
   std::uint32_t expected = n - 1;
   return r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
 }
 
-// Runs job `n`, claimed by this thread, and counts it done.
-void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n) {
+// Runs job `n`, claimed by this thread, and counts it done. `judged`: on the background
+// thread, which notes whether it lost its CPU meanwhile (noteWaited): for longer than it
+// ran, and at least kLateNs. Before the job counts done, while its kernel surely lives.
+void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
   Job &job = r.job;
   r.running.store(pthread_self(), std::memory_order_relaxed);
   if (!ts.ready) ts.setUp(job.printf_capacity);
   if (job.event) job.times.start = profilingClock();
+  const std::uint64_t wall0 = judged ? nowNs() : 0, cpu0 = judged ? threadCpuNs() : 0;
   const cl_int err = launch::execute(*job.kernel, job.plan, ts);
+  if (judged) {
+    const std::uint64_t wall = nowNs() - wall0, cpu = threadCpuNs() - cpu0;
+    noteWaited(*job.kernel, wall > cpu && wall - cpu > std::max(kLateNs, cpu));
+  }
   completeJob(job, err);
   r.running.store(0, std::memory_order_relaxed);
   g_background_now.busy.store(false, std::memory_order_release);
@@ -156,7 +192,7 @@ void *runnerMain(void *) {
     }
     const std::uint32_t n = r.posted.load(std::memory_order_acquire);
     if (n == seen) return nullptr;  // stopped
-    if (claim(r, n)) runJob(r, ts, n);
+    if (claim(r, n)) runJob(r, ts, n, true);
     seen = n;  // run here, or by the caller that needed it first
   }
   return nullptr;
@@ -328,7 +364,11 @@ void settleAll() {
       std::uint64_t{r.stack_kib.load(std::memory_order_relaxed)} << 10 <=
           launch::stackRoomForLaunch(ts.stackRoom()) &&
       claim(r, target)) {
-    runJob(r, ts, target);
+    // Not even started long after its hand-over: the background thread got no CPU (the
+    // others are busy), and the launch overlapped nothing. Counted as a late one.
+    if (k)
+      noteWaited(*k, nowNs() - posted_ns > std::max(2 * k->sampler.lastNs(), kNoStartNs));
+    runJob(r, ts, target, false);
     return;
   }
   // Spin while the launch is likely to end soon (the kernel's last duration after its

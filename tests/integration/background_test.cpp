@@ -8,7 +8,10 @@
 // background.
 #include <hostkernel/hostkernel.h>
 
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -286,6 +289,98 @@ TEST_F(Background, ShortLaunchesRunBeforeTheirCallsReturn) {
   EXPECT_EQ(InBackground(quick), 0u);
   EXPECT_EQ(hkReleaseKernel(quick), CL_SUCCESS);
 }
+
+// Sets the CPU affinity of every thread of the process (the background thread, PoCL's
+// workers); false if any refuses.
+bool PinEveryThread(const cpu_set_t &set) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return false;
+  bool ok = true;
+  while (dirent *e = readdir(d))
+    if (e->d_name[0] != '.')
+      ok = sched_setaffinity(std::atoi(e->d_name), sizeof set, &set) == 0 && ok;
+  closedir(d);
+  return ok;
+}
+
+// A background thread that loses its CPU, made certain: the whole process on one CPU, and
+// a real-time thread that busy-works (without a system call) for three times the
+// kernel's duration. `started_first`: the background thread starts the launch (the caller
+// sleeps a millisecond), then a new real-time thread keeps it from finishing while the
+// caller waits for the result: the wait lasts far longer than running the launch would
+// have. Else the caller itself busy-works as a real-time thread between launch and read,
+// and the background thread never starts the launch: the caller runs it long after the
+// hand-over. Either is what another process on the CPU does. Two such launches in a row
+// pause the kernel's background launches: the next ones run before their calls return.
+class BackgroundWithoutCpu : public Background {
+ protected:
+  void Run(bool started_first) {
+    cpu_set_t all, one;
+    ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &all)) {
+        CPU_SET(c, &one);
+        break;
+      }
+    const auto t0 = std::chrono::steady_clock::now();
+    Launch(-1);
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    const auto busy = 3 * (std::chrono::steady_clock::now() - t0) + std::chrono::milliseconds(1);
+    static const sched_param rt{1}, normal{0};
+    if (sched_setscheduler(0, SCHED_FIFO, &rt) != 0) GTEST_SKIP() << "no SCHED_FIFO here";
+    sched_setscheduler(0, SCHED_OTHER, &normal);
+    ASSERT_TRUE(PinEveryThread(one));
+    auto busy_work = [busy] {
+      const auto until = std::chrono::steady_clock::now() + busy;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    };
+    const cl_ulong before = InBackground(kernel);
+    cl_ulong after_two = 0;
+    for (int value = 0; value < 4; ++value) {
+      SCOPED_TRACE(value);
+      pthread_t other_process{};
+      if (started_first) {
+        Launch(value * 1000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        // Real-time from its start: it takes the CPU from the background thread at once.
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+        pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+        pthread_attr_setschedparam(&attr, &rt);
+        ASSERT_EQ(pthread_create(
+                      &other_process, &attr,
+                      [](void *work) -> void * {
+                        (*static_cast<decltype(busy_work) *>(work))();
+                        return nullptr;
+                      },
+                      &busy_work),
+                  0);
+        pthread_attr_destroy(&attr);
+      } else {
+        ASSERT_EQ(sched_setscheduler(0, SCHED_FIFO, &rt), 0);
+        Launch(value * 1000);
+        busy_work();
+      }
+      std::vector<int> read(kItems, -7);
+      ASSERT_EQ(hkEnqueueReadBuffer(q, out, CL_TRUE, 0, kItems * sizeof(int), read.data(), 0,
+                                    nullptr, nullptr),
+                CL_SUCCESS);
+      sched_setscheduler(0, SCHED_OTHER, &normal);
+      if (started_first) pthread_join(other_process, nullptr);
+      EXPECT_TRUE(Filled(read.data(), value * 1000));
+      if (value == 1) after_two = InBackground(kernel);
+    }
+    ASSERT_TRUE(PinEveryThread(all));
+    EXPECT_EQ(after_two - before, 2u);                // handed over
+    EXPECT_EQ(InBackground(kernel) - after_two, 0u);  // paused
+  }
+};
+
+TEST_F(BackgroundWithoutCpu, LaunchesItNeverStartsArePaused) { Run(false); }
+TEST_F(BackgroundWithoutCpu, LaunchesItStartsButCannotFinishArePaused) { Run(true); }
 
 // A program that exits with a launch still running: this test runs itself again as such a
 // program, whose buffer is over memory it shares with this process (a memfd it inherits;
