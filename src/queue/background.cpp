@@ -44,7 +44,7 @@ constexpr std::uint64_t kTeamSpinNs = 2'000;
 // A launch whose result is needed within this time of its enqueue overlapped nothing; a
 // kernel with kMissesInRow such launches in a row runs before its calls return again for
 // its next kPauseLaunches long launches (launch::noteLongLaunch).
-constexpr std::uint64_t kMinGapNs = 10'000;
+constexpr std::uint64_t kMinGapNs = 2'000;
 constexpr std::uint32_t kMissesInRow = 4;
 constexpr std::uint32_t kPauseLaunches = 64;
 // A launch during which the background thread was kept from running for more than kLateNs
