@@ -119,7 +119,11 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   noteAfterLaunch(k);
   k.plans.store(r, plan);
   const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
-  const std::uint64_t background_ns = t.background ? config().background_us * 1000 : UINT64_MAX;
+  const bool team_launch = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
+  const bool may_background = t.background == BackgroundUse::AllLaunches ||
+                              (t.background == BackgroundUse::InlineLaunches && !team_launch);
+  const std::uint64_t background_ns =
+      may_background ? config().background_us * 1000 : UINT64_MAX;
   if (k.background_ns.load(std::memory_order_relaxed) != background_ns)
     k.background_ns.store(background_ns, std::memory_order_relaxed);
   if (specialize) return Verdict{Verdict::Path::Specialize};

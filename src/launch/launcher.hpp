@@ -42,6 +42,12 @@
 namespace hk::launch {
 
 // What decide() needs to know about the queue's device and the OpenCL objects.
+// Which launches may run in the background (queue/background.hpp). With the application's
+// OpenMP threads or executor as the team, only launches that run on one thread: a team
+// job started from the background thread would make the OpenMP runtime start a second
+// pool of threads for it.
+enum class BackgroundUse : std::uint8_t { None, InlineLaunches, AllLaunches };
+
 struct LaunchTarget {
   cl_device_id device;
   cl_context context;
@@ -50,7 +56,7 @@ struct LaunchTarget {
   kernel::ImageLoader image;       // the kernel's program on `device`, compiled if need be
   kernel::ImageLoader found_image; // the same if it exists already (Kernel::prepare's `find`)
   kernel::BufferResolver buffers;  // a cl_mem's device pointer
-  bool background = false;         // the launch may run in the background
+  BackgroundUse background = BackgroundUse::None;  // whether it may run in the background
 };
 
 struct Verdict {

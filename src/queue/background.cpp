@@ -41,9 +41,11 @@ constexpr std::uint64_t kIdleSpinNs = 50'000;
 // CPUs the caller would spin on.
 constexpr std::uint64_t kSettleSpinNs = 20'000;
 constexpr std::uint64_t kTeamSpinNs = 2'000;
-// A launch whose result is needed within this time of its enqueue overlapped nothing; a
-// kernel with kMissesInRow such launches in a row runs before its calls return again for
-// its next kPauseLaunches long launches (launch::noteLongLaunch).
+// A launch whose result is needed within this time of its enqueue, or within a quarter of
+// its duration, overlapped too little of it to pay for the hand-over (and beside a busy
+// process, for sharing a CPU with it); a kernel with kMissesInRow such launches in a row
+// runs before its calls return again for its next kPauseLaunches long launches
+// (launch::noteLongLaunch).
 constexpr std::uint64_t kMinGapNs = 2'000;
 constexpr std::uint32_t kMissesInRow = 4;
 constexpr std::uint32_t kPauseLaunches = 64;
@@ -177,6 +179,7 @@ void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
 void *runnerMain(void *) {
   Runner &r = runner();
   kernel::ThreadState &ts = kernel::threadState();
+  ts.own_team_only = true;
   std::uint32_t seen = r.done.load(std::memory_order_relaxed);
   for (;;) {
     auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };
@@ -257,10 +260,10 @@ bool startRunner(Runner &r) {
   return true;
 }
 
-// A caller that needed the launch's result this soon after its enqueue gained nothing
-// from it running in the background (kMinGapNs).
+// A caller that needed the launch's result this soon after its enqueue gained little or
+// nothing from it running in the background (kMinGapNs).
 void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns) {
-  if (nowNs() - posted_ns < kMinGapNs) {
+  if (nowNs() - posted_ns < std::max(kMinGapNs, k.sampler.lastNs() / 4)) {
     const std::uint32_t misses = k.background_misses.load(std::memory_order_relaxed) + 1;
     if (misses < kMissesInRow) {
       k.background_misses.store(misses, std::memory_order_relaxed);
@@ -290,9 +293,11 @@ struct Stopper {
 
 }  // namespace
 
-bool backgroundAvailable() {
-  if (config().background_us == 0 || exitBegun()) return false;
-  return std::string_view(team::activeTeamName()) == "own";
+launch::BackgroundUse backgroundAvailable() {
+  if (config().background_us == 0 || exitBegun()) return launch::BackgroundUse::None;
+  return std::string_view(team::activeTeamName()) == "own"
+             ? launch::BackgroundUse::AllLaunches
+             : launch::BackgroundUse::InlineLaunches;
 }
 
 bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Queue &q,

@@ -33,6 +33,7 @@
 #include <cstdint>
 
 #include "launch/launchable_kernel.hpp"
+#include "launch/launcher.hpp"
 #include "launch/geometry.hpp"
 #include "queue/queue.hpp"
 
@@ -51,7 +52,7 @@ extern constinit BackgroundNow g_background_now;
 // is not 0, the process is not exiting, and team launches run on hostkernel's own
 // workers (OpenMP's runtime would start a second pool of threads for a launch made from
 // the background thread).
-bool backgroundAvailable();
+launch::BackgroundUse backgroundAvailable();
 
 // Starts the launch of `k` planned as `plan` on queue `q` in the background and returns
 // true; with `event`, *event is the launch's event and *err the enqueue's result. False,

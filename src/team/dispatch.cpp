@@ -75,6 +75,7 @@ unsigned executorThreads(unsigned requested) {
 }
 
 bool runJob(const Job &job) {
+  if (job.own_only) return Team::instance().run(job);
   ForeignTeam &pool = hooked();
   if (pool.active() && job.stack_bytes <= pool.stackBytes() && !executorLostToFork())
     return pool.run(job);

@@ -44,6 +44,9 @@ struct Job {
   // HOSTKERNEL_TEAM=auto with OpenMP loaded: the launching kernel's choice of team
   // (team/team_choice.hpp); null: the process's.
   TeamChoice *choice = nullptr;
+  // Only hostkernel's own workers may run it (the job comes from the background launch
+  // thread: team/dispatch.cpp).
+  bool own_only = false;
 };
 
 // How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks
