@@ -36,7 +36,7 @@ struct Config {
   // HOSTKERNEL_BACKGROUND_US: a direct launch whose kernel's last launch took at least
   // this long runs on the background launch thread while the caller goes on
   // (docs/background.md); 0: every direct launch runs before its call returns.
-  std::uint64_t background_us = 10;
+  std::uint64_t background_us = 5;
   // HOSTKERNEL_FIRST_LAUNCH=queue|direct: whether the first launch of a kernel whose
   // program is not prepared yet goes to PoCL's queue (docs/first-launch.md).
   bool first_launch_on_queue = true;

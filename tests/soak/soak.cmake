@@ -10,4 +10,4 @@ add_test(NAME soak.short COMMAND hk_soak --launches 20000 --threads 4)
 # With the production default for launches in the background: soak waits for each launch
 # (hkFinish) before it checks the result.
 set_tests_properties(soak.short PROPERTIES LABELS soak TIMEOUT 900
-                     ENVIRONMENT HOSTKERNEL_BACKGROUND_US=10)
+                     ENVIRONMENT HOSTKERNEL_BACKGROUND_US=5)
