@@ -208,7 +208,8 @@ cl_int hkReleaseProgram(cl_program p) {
 
 cl_int hkReleaseMemObject(cl_mem m) {
   if (!m) return CL_INVALID_MEM_OBJECT;
-  hk::queue::settleAny();
+  // No settle: a launch in the background holds its own references to its buffers
+  // (queue/background.cpp), as a command on PoCL's queue does.
   // A pointer learned with a map is cheap to learn again: dropped on every release. A
   // buffer hostkernel gave memory to is forgotten when PoCL destroys it (queue/buffers.cpp).
   hk::queue::forgetLearnedPointer(m);

@@ -81,6 +81,7 @@ cl_icd_dispatch makeLoaderTable() {
   HK_FILL(clRetainProgram);
   HK_FILL(clReleaseKernel);
   HK_FILL(clReleaseProgram);
+  HK_FILL(clRetainMemObject);
   HK_FILL(clReleaseMemObject);
   HK_FILL(clReleaseCommandQueue);
   HK_FILL(clReleaseContext);

@@ -79,6 +79,7 @@ hk_reason KernelArgs::bind(const program::KernelImage &image, const BufferResolv
   }
   args_.assign(n + meta.num_locals + 1, nullptr);
   pointer_slot_.assign(n, nullptr);
+  buffers_.clear();
   local_index_.clear();
   local_offset_.clear();
   local_total_ = 0;
@@ -116,6 +117,7 @@ hk_reason KernelArgs::bind(const program::KernelImage &image, const BufferResolv
           detail = "buffer of argument " + std::to_string(i) + " could not be resolved";
           return HK_REASON_PREPARE_FAILED;
         }
+        if (mem) buffers_.push_back(mem);
       } else {
         detail = "pointer argument " + std::to_string(i) + " holds no buffer";
         return HK_REASON_ARG_UNSET;

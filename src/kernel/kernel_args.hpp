@@ -105,6 +105,10 @@ class KernelArgs {
   void **array() { return args_.data(); }
   std::size_t arrayLength() const { return args_.size(); }
 
+  // The buffers the bound arguments name (non-null cl_mem values), valid after a
+  // successful bind(): what a launch that outlives its call must keep alive.
+  const std::vector<cl_mem> &buffers() const { return buffers_; }
+
   bool hasLocals() const { return !local_index_.empty(); }
   std::size_t localBytes() const { return local_total_; }
 
@@ -121,6 +125,7 @@ class KernelArgs {
   std::size_t pending_count_ = 0;
   std::vector<void *> args_;         // num_args + num_locals + 1 entries
   std::vector<void *> pointer_slot_; // one per argument: a buffer's device pointer
+  std::vector<cl_mem> buffers_;      // the buffers of the bound arguments
   std::vector<std::uint32_t> local_index_;   // args_ index of each __local region
   std::vector<std::size_t> local_offset_;    // its offset in the arena
   std::size_t local_total_ = 0;

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -63,6 +64,10 @@ constexpr std::uint64_t kLateNs = 100'000;
 constexpr std::uint64_t kNoStartNs = 50'000;
 constexpr std::uint32_t kLongestPauseShift = 6;
 
+// The most buffers a launch in the background keeps alive (Job::buffers); a kernel whose
+// arguments name more runs on its caller.
+constexpr std::size_t kMaxJobBuffers = 32;
+
 struct Job {
   launch::LaunchableKernel *kernel = nullptr;
   launch::Plan plan{};
@@ -71,6 +76,11 @@ struct Job {
   CommandTimes times;
   std::uint64_t number = 0;     // the launch's place in Queue::enqueued
   std::size_t printf_capacity = 0;
+  // The buffers of the kernel's arguments, retained at the hand-over and released once the
+  // launch is done: the application may release its own references meanwhile, as it may
+  // with a command on PoCL's queue, and the memory stays until the launch has used it.
+  std::array<cl_mem, kMaxJobBuffers> buffers{};
+  std::size_t buffer_count = 0;
 };
 
 // The background thread and its one job. Posting, claiming and completing are counted:
@@ -170,10 +180,16 @@ void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
     noteWaited(*job.kernel, wall > cpu && wall - cpu > std::max(kLateNs, cpu));
   }
   completeJob(job, err);
+  // Released after the job counts done: the next hand-over may then reuse the job, and the
+  // last release may run destructor callbacks (PoCL's, hostkernel's, the application's),
+  // which must not find the launch still running.
+  const std::size_t count = job.buffer_count;
+  std::array<cl_mem, kMaxJobBuffers> buffers = job.buffers;
   r.running.store(0, std::memory_order_relaxed);
   g_background_now.busy.store(false, std::memory_order_release);
   r.done.store(n, std::memory_order_seq_cst);
   if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
+  for (std::size_t i = 0; i < count; ++i) next().clReleaseMemObject(buffers[i]);
 }
 
 void *runnerMain(void *) {
@@ -309,6 +325,8 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
     return false;  // another queue's launch runs there: this caller runs its own
   if (!r.started && !startRunner(r)) return false;
   if (std::uint64_t{plan.stack_kib} << 10 > r.stack_room) return false;
+  const std::vector<cl_mem> &buffers = k.args.buffers();
+  if (buffers.size() > kMaxJobBuffers) return false;
   Job &job = r.job;
   job.event = nullptr;
   if (event) {
@@ -324,6 +342,9 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
     job.event = user;
     *event = user;
   }
+  job.buffer_count = 0;
+  for (cl_mem m : buffers)
+    if (next().clRetainMemObject(m) == CL_SUCCESS) job.buffers[job.buffer_count++] = m;
   job.kernel = &k;
   job.plan = plan;
   job.queue = &q;

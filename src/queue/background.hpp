@@ -14,7 +14,8 @@
 //     launch to the slow path, which settles);
 //   - every command whose wait list holds its event (settleWaitList);
 //   - clSetKernelArg of its kernel (settleKernel), and the release of any kernel,
-//     program, memory object, queue or context (settleAll);
+//     program, queue or context (settleAll). Not the release of a memory object: the
+//     launch holds references to the buffers its arguments name until it is done;
 //   - the next background launch, fork() and exit().
 // Its event, if asked for, is a PoCL user event that the background thread completes
 // when the work-groups are done (with the launch's times on a profiling queue), so that
