@@ -41,13 +41,13 @@
 
 namespace hk::launch {
 
-// What decide() needs to know about the queue's device and the OpenCL objects.
 // Which launches may run in the background (queue/background.hpp). With the application's
 // OpenMP threads or executor as the team, only launches that run on one thread: a team
 // job started from the background thread would make the OpenMP runtime start a second
 // pool of threads for it.
 enum class BackgroundUse : std::uint8_t { None, InlineLaunches, AllLaunches };
 
+// What decide() needs to know about the queue's device and the OpenCL objects.
 struct LaunchTarget {
   cl_device_id device;
   cl_context context;
