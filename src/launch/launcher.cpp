@@ -119,7 +119,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   noteAfterLaunch(k);
   k.plans.store(r, plan);
   const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
-  const bool team_launch = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
+  const bool team_launch = teamSized(plan, k.sampler);
   const bool may_background = t.background == BackgroundUse::AllLaunches ||
                               (t.background == BackgroundUse::InlineLaunches && !team_launch);
   const std::uint64_t background_ns =

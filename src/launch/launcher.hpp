@@ -98,6 +98,13 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
 // paused, its next launch takes the slow path, where decide() sends it to the background.
 [[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k);
 
+// Whether a launch is large enough for the team: more work-items than
+// HOSTKERNEL_INLINE_MAX_ITEMS, or a kernel whose launches have been slow, and more than one
+// work-group. TeamGain then decides whether it runs there.
+[[gnu::always_inline]] inline bool teamSized(const Plan &plan, const Sampler &sampler) {
+  return (plan.team_sized || sampler.slow()) && plan.total_groups > 1;
+}
+
 // A timed launch that could have run on the team ran `path`: TeamGain::note.
 [[gnu::noinline]] void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path,
                                     std::uint64_t wall_ns, std::uint64_t team_serial_ns);
@@ -115,9 +122,7 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
   const std::uint64_t t0 = timed ? nowNs() : 0;
   std::uint64_t team_serial_ns = 0;
   hk_path path = HK_PATH_INLINE;
-  if ((plan.team_sized || sampler.slow()) && plan.total_groups > 1 &&
-      // Large enough for the team; whether it runs there is measured (team_gain.hpp).
-      k.team_gain.team()) {
+  if (teamSized(plan, sampler) && k.team_gain.team()) {
     // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
     const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
                        sampler.lastNs() >= Sampler::kStealNs;
@@ -146,7 +151,7 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     const std::uint64_t wall = nowNs() - t0;
     sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
     if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
-    if (path == HK_PATH_TEAM || ((plan.team_sized || sampler.slow()) && plan.total_groups > 1))
+    if (path == HK_PATH_TEAM || teamSized(plan, sampler))
       noteTeamGain(k, plan, path, wall, team_serial_ns);
     if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);
   }

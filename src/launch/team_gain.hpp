@@ -16,7 +16,7 @@
 // on its first probe, and less and less after. HOSTKERNEL_ALWAYS_TEAM=1: no probes, the
 // team always.
 //
-//   bool eligible = (plan.team_sized || sampler.slow()) && plan.total_groups > 1;
+//   bool eligible = teamSized(plan, sampler);   // launch/launcher.hpp
 //   bool on_team = eligible && k.team_gain.team();
 //   ... run ...
 //   if (timed && eligible) k.team_gain.note(ran_on_team, wall_ns, serial_ns, groups);

@@ -349,7 +349,7 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   job.plan = plan;
   job.queue = &q;
   job.printf_capacity = q.device->probe.printf_buffer_size;
-  const bool team = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
+  const bool team = launch::teamSized(plan, k.sampler);
   r.kernel.store(&k, std::memory_order_relaxed);
   r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
   r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
