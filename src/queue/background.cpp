@@ -1,6 +1,7 @@
 #include "queue/background.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <array>
@@ -21,6 +22,7 @@
 #include "launch/tuning.hpp"
 #include "pocl/abi.hpp"
 #include "queue/events.hpp"
+#include "team/cpu_mover.hpp"
 #include "team/dispatch.hpp"
 #include "team/waiting.hpp"
 
@@ -111,6 +113,9 @@ struct Runner {
   std::atomic<std::uint64_t> posted_ns{0};
   std::atomic<std::uint64_t> spin_limit_ns{0};
   std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
+  // The CPU the poster ran on when it handed the job over: the background thread moves
+  // off it (CpuMover) rather than share it with the caller, which goes on running there.
+  std::atomic<int> poster_cpu{-1};
   // The thread running the job now (0: none): the event callbacks it runs while it
   // completes the job come after the launch already, and must not wait for it.
   std::atomic<pthread_t> running{0};
@@ -192,14 +197,28 @@ void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
   for (std::size_t i = 0; i < count; ++i) next().clReleaseMemObject(buffers[i]);
 }
 
+// The scheduler often wakes the background thread on the CPU of the caller that posted
+// the job, and leaves both there while another CPU idles: the launch then overlaps
+// nothing and runs at half speed. So the background thread moves off the poster's CPU
+// (at most once a millisecond, CpuMover) before it runs a job there, and while it spins
+// there for the next one. True when it shares the poster's CPU and could not move: the
+// spin yields to the poster.
+bool moveOffPosterCpu(Runner &r, team::CpuMover &mover) {
+  const int cpu = sched_getcpu();
+  if (cpu < 0 || cpu != r.poster_cpu.load(std::memory_order_relaxed)) return false;
+  return !mover.moveOff(cpu);
+}
+
 void *runnerMain(void *) {
   Runner &r = runner();
   kernel::ThreadState &ts = kernel::threadState();
   ts.own_team_only = true;
+  team::CpuMover mover;
+  mover.learnAllowed();
   std::uint32_t seen = r.done.load(std::memory_order_relaxed);
   for (;;) {
     auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };
-    if (!team::spinUntil(kIdleSpinNs, posted, noShare)) {
+    if (!team::spinUntil(kIdleSpinNs, posted, [&] { return moveOffPosterCpu(r, mover); })) {
       for (;;) {
         r.parked.store(1, std::memory_order_seq_cst);
         if (r.posted.load(std::memory_order_seq_cst) != seen ||
@@ -211,6 +230,7 @@ void *runnerMain(void *) {
     }
     const std::uint32_t n = r.posted.load(std::memory_order_acquire);
     if (n == seen) return nullptr;  // stopped
+    moveOffPosterCpu(r, mover);
     if (claim(r, n)) runJob(r, ts, n, true);
     seen = n;  // run here, or by the caller that needed it first
   }
@@ -359,6 +379,7 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   g_background_now.event.store(job.event, std::memory_order_relaxed);
   g_background_now.busy.store(true, std::memory_order_release);
   r.posted_ns.store(nowNs(), std::memory_order_relaxed);
+  r.poster_cpu.store(sched_getcpu(), std::memory_order_relaxed);
   k.counts.background.store(k.counts.background.load(std::memory_order_relaxed) + 1,
                             std::memory_order_relaxed);
   r.posted.store(r.posted.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);

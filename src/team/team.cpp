@@ -16,6 +16,7 @@
 #include "base/clock.hpp"
 #include "base/log.hpp"
 #include "kernel/thread_state.hpp"
+#include "team/cpu_mover.hpp"
 #include "team/split.hpp"
 #include "team/waiting.hpp"
 
@@ -31,11 +32,8 @@ struct alignas(64) Team::Slot {
   unsigned index = 0;
   bool running = false;  // a thread was created for this slot and not yet joined
   pthread_t thread{};
-  // Unpinned workers: the CPUs the thread may use, and when it last moved off the
-  // caller's CPU (moveOffCpu).
-  cpu_set_t allowed{};
-  bool allowed_known = false;
-  std::uint64_t last_move_ns = 0;
+  // Unpinned workers move off the caller's CPU (moveOffCpu).
+  CpuMover mover;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -369,24 +367,12 @@ int Team::noteCpu(unsigned thread) {
   return c;
 }
 
-// An unpinned worker that spins on the caller's CPU moves off it: its affinity without
-// that CPU for a moment (the kernel migrates it at once), then all its CPUs again, so it
-// stays unpinned. Yielding alone leaves both threads on one vCPU: the scheduler sees a
-// spinning thread and a yielding one, a CPU that looks half idle, and does not spread
-// them (axpy over 1e6 items then takes ~300 us instead of ~150 us here). At most once a
-// millisecond per worker; false when it did not move (pinned, one CPU, too soon).
+// An unpinned worker that spins on the caller's CPU moves off it (CpuMover). Yielding
+// alone leaves both threads on one vCPU: the scheduler sees a spinning thread and a
+// yielding one, a CPU that looks half idle, and does not spread them. False when it did
+// not move (pinned, one CPU, too soon).
 bool Team::moveOffCpu(unsigned thread, int cpu) {
-  Slot &s = slots_[thread];
-  if (options_.pin != PinMode::None || !s.allowed_known || cpu < 0 || cpu >= CPU_SETSIZE)
-    return false;
-  const std::uint64_t now = nowNs();
-  if (now - s.last_move_ns < 1'000'000) return false;
-  s.last_move_ns = now;
-  cpu_set_t elsewhere = s.allowed;
-  CPU_CLR(cpu, &elsewhere);
-  if (CPU_COUNT(&elsewhere) == 0) return false;
-  if (sched_setaffinity(0, sizeof elsewhere, &elsewhere) != 0) return false;
-  sched_setaffinity(0, sizeof s.allowed, &s.allowed);
+  if (options_.pin != PinMode::None || !slots_[thread].mover.moveOff(cpu)) return false;
   moves_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -555,7 +541,7 @@ void *Team::workerMain(void *arg) {
 
 void Team::workerLoop(unsigned index) {
   Slot &slot = slots_[index];
-  slot.allowed_known = sched_getaffinity(0, sizeof slot.allowed, &slot.allowed) == 0;
+  slot.mover.learnAllowed();
   noteCpu(index);
   std::uint64_t seen = 0;
   for (;;) {

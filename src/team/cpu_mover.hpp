@@ -1,0 +1,39 @@
+// Moving a spinning or freshly woken thread off the CPU of the thread it works for. The
+// scheduler often wakes a thread on its waker's CPU and leaves it there while the other
+// CPUs idle: two busy threads then share one CPU, each at half speed. Yielding does not
+// spread them (a spinning thread and a yielding one make a CPU look half idle); a brief
+// change of affinity does: the kernel migrates the thread at once, and restoring the
+// affinity right after leaves it unpinned.
+//
+//   CpuMover mover;
+//   mover.learnAllowed();                       // once, on the thread that will move
+//   if (sched_getcpu() == caller_cpu) mover.moveOff(caller_cpu);
+#pragma once
+
+#include <sched.h>
+
+#include <cstdint>
+
+namespace hk::team {
+
+class CpuMover {
+ public:
+  // Records the CPUs the calling thread may run on. Must run on the thread that moves.
+  void learnAllowed();
+
+  // Moves the calling thread off `cpu` onto its other allowed CPUs, then allows it all of
+  // them again. At most once a millisecond (each move costs a migration); false when it
+  // did not move: too soon, no other CPU, the affinity unknown or not changeable.
+  bool moveOff(int cpu);
+
+  // How many moves were made.
+  std::uint64_t moves() const { return moves_; }
+
+ private:
+  cpu_set_t allowed_{};
+  bool known_ = false;
+  std::uint64_t last_move_ns_ = 0;
+  std::uint64_t moves_ = 0;
+};
+
+}  // namespace hk::team
