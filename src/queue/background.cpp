@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <string_view>
 
 #include "base/clock.hpp"
 #include "base/config.hpp"
@@ -331,7 +330,7 @@ struct Stopper {
 
 launch::BackgroundUse backgroundAvailable() {
   if (config().background_us == 0 || exitBegun()) return launch::BackgroundUse::None;
-  return std::string_view(team::activeTeamName()) == "own"
+  return team::activeTeam() == team::ActiveTeam::Own
              ? launch::BackgroundUse::AllLaunches
              : launch::BackgroundUse::InlineLaunches;
 }

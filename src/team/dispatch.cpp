@@ -113,9 +113,18 @@ void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes) {
   g_executor_forked.store(false, std::memory_order_relaxed);
 }
 
+ActiveTeam activeTeam() {
+  if (hooked().active() && !executorLostToFork()) return ActiveTeam::Executor;
+  return !openmpLostToFork() && openmpTeam() ? ActiveTeam::OpenMP : ActiveTeam::Own;
+}
+
 const char *activeTeamName() {
-  if (hooked().active() && !executorLostToFork()) return "executor";
-  return !openmpLostToFork() && openmpTeam() ? "openmp" : "own";
+  switch (activeTeam()) {
+    case ActiveTeam::Executor: return "executor";
+    case ActiveTeam::OpenMP: return "openmp";
+    case ActiveTeam::Own: break;
+  }
+  return "own";
 }
 
 }  // namespace hk::team

@@ -29,7 +29,13 @@ void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes);
 // HOSTKERNEL_NUM_THREADS; at least 1.
 unsigned executorThreads(unsigned requested);
 
-// The thread teams runJob() chose between, for logs and tests: "executor", "openmp", "own".
+// The threads runJob() gives team jobs to now: the application's pool (hkSetTeamExecutor),
+// its OpenMP threads (HOSTKERNEL_TEAM openmp, or auto with an OpenMP runtime loaded), or
+// hostkernel's own workers.
+enum class ActiveTeam { Executor, OpenMP, Own };
+ActiveTeam activeTeam();
+
+// activeTeam() for logs and tests: "executor", "openmp", "own".
 const char *activeTeamName();
 
 }  // namespace hk::team
