@@ -213,7 +213,6 @@ void *runnerMain(void *) {
   kernel::ThreadState &ts = kernel::threadState();
   ts.own_team_only = true;
   team::CpuMover mover;
-  mover.learnAllowed();
   std::uint32_t seen = r.done.load(std::memory_order_relaxed);
   for (;;) {
     auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };

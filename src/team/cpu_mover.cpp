@@ -4,20 +4,18 @@
 
 namespace hk::team {
 
-void CpuMover::learnAllowed() {
-  known_ = sched_getaffinity(0, sizeof allowed_, &allowed_) == 0;
-}
-
 bool CpuMover::moveOff(int cpu) {
-  if (!known_ || cpu < 0 || cpu >= CPU_SETSIZE) return false;
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
   const std::uint64_t now = nowNs();
   if (now - last_move_ns_ < 1'000'000) return false;
   last_move_ns_ = now;
-  cpu_set_t elsewhere = allowed_;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
+  cpu_set_t elsewhere = allowed;
   CPU_CLR(cpu, &elsewhere);
   if (CPU_COUNT(&elsewhere) == 0) return false;
   if (sched_setaffinity(0, sizeof elsewhere, &elsewhere) != 0) return false;
-  sched_setaffinity(0, sizeof allowed_, &allowed_);
+  sched_setaffinity(0, sizeof allowed, &allowed);
   ++moves_;
   return true;
 }

@@ -5,8 +5,7 @@
 // change of affinity does: the kernel migrates the thread at once, and restoring the
 // affinity right after leaves it unpinned.
 //
-//   CpuMover mover;
-//   mover.learnAllowed();                       // once, on the thread that will move
+//   CpuMover mover;                             // one per thread that moves
 //   if (sched_getcpu() == caller_cpu) mover.moveOff(caller_cpu);
 #pragma once
 
@@ -18,20 +17,17 @@ namespace hk::team {
 
 class CpuMover {
  public:
-  // Records the CPUs the calling thread may run on. Must run on the thread that moves.
-  void learnAllowed();
-
   // Moves the calling thread off `cpu` onto its other allowed CPUs, then allows it all of
-  // them again. At most once a millisecond (each move costs a migration); false when it
-  // did not move: too soon, no other CPU, the affinity unknown or not changeable.
+  // them again. The allowed CPUs are read at each move, never remembered: the application
+  // may pin its threads (hostkernel's too) at any time, and a move must not undo that.
+  // At most once a millisecond (each move costs a migration); false when it did not move:
+  // too soon, no other allowed CPU, the affinity not readable or not changeable.
   bool moveOff(int cpu);
 
   // How many moves were made.
   std::uint64_t moves() const { return moves_; }
 
  private:
-  cpu_set_t allowed_{};
-  bool known_ = false;
   std::uint64_t last_move_ns_ = 0;
   std::uint64_t moves_ = 0;
 };

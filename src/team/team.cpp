@@ -540,8 +540,6 @@ void *Team::workerMain(void *arg) {
 }
 
 void Team::workerLoop(unsigned index) {
-  Slot &slot = slots_[index];
-  slot.mover.learnAllowed();
   noteCpu(index);
   std::uint64_t seen = 0;
   for (;;) {

@@ -1,6 +1,6 @@
 // CpuMover: a thread that shares a CPU with the thread it works for moves off that CPU
-// and stays free to run on all its CPUs afterwards; it moves at most once a millisecond
-// and never where it has no other CPU.
+// and stays free to run on all its CPUs afterwards; it moves at most once a millisecond,
+// never where it has no other CPU, and never undoes a pin set after it was made.
 
 #include "team/cpu_mover.hpp"
 
@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <chrono>
 #include <thread>
 
 namespace {
@@ -32,8 +33,7 @@ TEST(CpuMover, MovesOffTheCpuAndKeepsEveryCpuAllowed) {
     cpu_set_t before;
     ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
     CpuMover mover;
-    mover.learnAllowed();
-    const int cpu = sched_getcpu();
+      const int cpu = sched_getcpu();
     ASSERT_GE(cpu, 0);
     EXPECT_TRUE(mover.moveOff(cpu));
     EXPECT_NE(sched_getcpu(), cpu);
@@ -48,8 +48,7 @@ TEST(CpuMover, MovesAtMostOnceAMillisecond) {
   if (allowedCount() < 2) GTEST_SKIP() << "needs two allowed CPUs";
   onThread([] {
     CpuMover mover;
-    mover.learnAllowed();
-    EXPECT_TRUE(mover.moveOff(sched_getcpu()));
+      EXPECT_TRUE(mover.moveOff(sched_getcpu()));
     EXPECT_FALSE(mover.moveOff(sched_getcpu()));
     EXPECT_EQ(mover.moves(), 1u);
   });
@@ -64,17 +63,29 @@ TEST(CpuMover, StaysWhereItHasNoOtherCpu) {
     CPU_SET(cpu, &one);
     ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
     CpuMover mover;
-    mover.learnAllowed();
-    EXPECT_FALSE(mover.moveOff(cpu));
+      EXPECT_FALSE(mover.moveOff(cpu));
     EXPECT_EQ(sched_getcpu(), cpu);
   });
 }
 
-TEST(CpuMover, DoesNothingBeforeItKnowsItsCpus) {
+// The application pins the thread after the mover's first move: a later move keeps the pin
+// (the allowed CPUs are read at each move, not remembered).
+TEST(CpuMover, KeepsAPinTheApplicationSetsLater) {
+  if (allowedCount() < 2) GTEST_SKIP() << "needs two allowed CPUs";
   onThread([] {
     CpuMover mover;
-    EXPECT_FALSE(mover.moveOff(sched_getcpu()));
-    EXPECT_EQ(mover.moves(), 0u);
+    EXPECT_TRUE(mover.moveOff(sched_getcpu()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const int cpu = sched_getcpu();
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    EXPECT_FALSE(mover.moveOff(cpu));
+    cpu_set_t now;
+    ASSERT_EQ(sched_getaffinity(0, sizeof now, &now), 0);
+    EXPECT_TRUE(CPU_EQUAL(&now, &one));
+    EXPECT_EQ(sched_getcpu(), cpu);
   });
 }
 

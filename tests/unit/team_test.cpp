@@ -450,10 +450,14 @@ TEST_F(TeamTest, UnpinnedWorkerMovesOffTheCallersCpu) {
               }
               while (c.caller_cpu.load() < 0) {
               }
-              cpu_set_t one;
+              // Onto the caller's CPU, then every CPU allowed again: the thread stays
+              // where it runs, as one the scheduler woke there does.
+              cpu_set_t one, every;
               CPU_ZERO(&one);
               CPU_SET(c.caller_cpu.load(), &one);
-              c.forced.store(sched_setaffinity(0, sizeof one, &one) == 0);
+              c.forced.store(sched_getaffinity(0, sizeof every, &every) == 0 &&
+                             sched_setaffinity(0, sizeof one, &one) == 0 &&
+                             sched_setaffinity(0, sizeof every, &every) == 0);
               c.moves_when_forced.store(c.team->waitStats().moves);
             },
             &ctx, 2, false};
