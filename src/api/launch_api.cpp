@@ -14,6 +14,7 @@
 
 #include "api/registry.hpp"
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
 #include "pocl/object_id.hpp"
@@ -175,7 +176,7 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
   launch::Plan plan;  // this launch's own: another thread may re-plan the kernel meanwhile
   launch::Verdict verdict;
   {
-    std::lock_guard lock(k->mutex);
+    MutexLock lock(k->mutex);
     const hk::queue::Device &device = *q->device;
     auto load = [&](std::string &error) {
       return reg.programImage(k->program, device.handle, error);

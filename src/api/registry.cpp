@@ -4,6 +4,7 @@
 
 #include "base/config.hpp"
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/object_id.hpp"
 
 namespace hk::api {
@@ -70,15 +71,17 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
     }
   }
   if (!k->native) findArgMeta(*k);
-  std::unique_lock lock(mutex_);
-  seedFromProgram(*k);
-  if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
-    return other;
   KernelEntry *raw = k.get();
-  KernelEntry *old = kernels.insert(kernel, raw);
-  if (old == raw) return nullptr;  // table full: stays unknown
-  k.release();
-  lock.unlock();
+  KernelEntry *old = nullptr;
+  {
+    MutexLock lock(mutex_);
+    seedFromProgram(*k);
+    if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
+      return other;
+    old = kernels.insert(kernel, raw);
+    if (old == raw) return nullptr;  // table full: stays unknown
+    k.release();
+  }
   if (isEntry(old)) {
     retireCounts(*old);
     delete old;
@@ -99,7 +102,7 @@ std::shared_ptr<program::ProgramImage> imageIn(Slots &slots, cl_program program,
 }  // namespace
 
 void Registry::findArgMeta(KernelEntry &k) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = programs_.find(k.program);
   if (it == programs_.end() || !it->second.image || it->second.id != k.program_id)
     return;
@@ -114,10 +117,10 @@ void Registry::findArgMeta(KernelEntry &k) {
 std::shared_ptr<program::ProgramImage> Registry::keep(
     cl_program program, std::uint64_t id, std::shared_ptr<program::ProgramImage> img) {
   if (!img) return nullptr;
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto &slot = programs_[program];
   if (slot.id == id && slot.image) return slot.image;
-  slot = ProgramSlot{id, img, true};
+  slot = ProgramSlot{id, img, true, {}};
   return img;
 }
 
@@ -126,7 +129,7 @@ std::shared_ptr<program::ProgramImage> Registry::programImage(cl_program program
                                                               std::string &error) {
   const std::uint64_t id = pocl::objectId(program);
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (auto img = imageIn(programs_, program, id)) return img;
   }
   // Taking the binary can compile (tens of ms): not under the registry's lock.
@@ -141,9 +144,9 @@ std::shared_ptr<program::ProgramImage> Registry::existingImage(cl_program progra
   const std::uint64_t id = pocl::objectId(program);
   bool launched_before = false;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto &slot = programs_[program];
-    if (slot.id != id) slot = ProgramSlot{id, nullptr, false};
+    if (slot.id != id) slot = ProgramSlot{id, nullptr, false, {}};
     if (slot.image) return slot.image;
     launched_before = slot.launched;
     slot.launched = true;
@@ -175,7 +178,7 @@ void Registry::dropKernel(cl_kernel kernel, bool released) {
   KernelEntry *old = kernels.remove(kernel, released);
   if (!old) return;
   if (released) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     keepHistory(*old);
   }
   retireCounts(*old);
@@ -183,18 +186,18 @@ void Registry::dropKernel(cl_kernel kernel, bool released) {
 }
 
 void Registry::dropProgram(cl_program program) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   programs_.erase(program);
 }
 
 void Registry::programCreated(cl_program program) {
   dropProgram(program);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   program_references_[program] = {pocl::objectId(program), 1};
 }
 
 int Registry::countProgramReference(cl_program program, int delta) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = program_references_.find(program);
   if (it == program_references_.end() || it->second.first != pocl::objectId(program))
     return -1;
@@ -210,12 +213,12 @@ void Registry::addNative(cl_program program, std::shared_ptr<program::NativeProg
   if (next().clGetProgramInfo(program, CL_PROGRAM_CONTEXT, sizeof context, &context,
                               nullptr) == CL_SUCCESS)
     pocl::checkObjectIds(context);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   natives_[program] = NativeSlot{pocl::objectId(program), std::move(native)};
 }
 
 std::shared_ptr<program::NativeProgram> Registry::nativeProgram(cl_program program) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = natives_.find(program);
   if (it == natives_.end()) return nullptr;
   if (it->second.id != pocl::objectId(program)) {  // a new program at a released address
@@ -226,12 +229,12 @@ std::shared_ptr<program::NativeProgram> Registry::nativeProgram(cl_program progr
 }
 
 void Registry::dropNative(cl_program program) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   natives_.erase(program);
 }
 
 void Registry::retireCounts(const KernelEntry &k) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   Retired &r = retired_[k.name];
   for (int p = 0; p < 3; ++p) r.by_path[p] += k.counts.by_path[p].load();
   for (int i = 0; i < HK_REASON_COUNT; ++i) r.by_reason[i] += k.counts.by_reason[i].load();

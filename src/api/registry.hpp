@@ -9,11 +9,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "api/entries.hpp"
 #include "base/object_table.hpp"
+#include "base/thread_safety.hpp"
 
 namespace hk::api {
 
@@ -69,12 +69,12 @@ class Registry {
   void retireCounts(const KernelEntry &entry);
   template <typename F>
   void forEachRetired(F &&f) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     for (auto &[name, c] : retired_) f(name, c);
   }
 
  private:
-  std::mutex mutex_;  // guards the maps below
+  Mutex mutex_;
   struct ProgramSlot {
     std::uint64_t id = 0;
     std::shared_ptr<program::ProgramImage> image;
@@ -88,23 +88,24 @@ class Registry {
     std::map<std::string, History> histories;
   };
   // A released kernel object's history goes to its program's slot; a new one starts
-  // from it. Under mutex_.
-  void keepHistory(const KernelEntry &k);
-  void seedFromProgram(KernelEntry &k);
-  std::map<cl_program, ProgramSlot> programs_;
-  std::map<cl_program, std::pair<std::uint64_t, int>> program_references_;  // id, count
+  // from it.
+  void keepHistory(const KernelEntry &k) REQUIRES(mutex_);
+  void seedFromProgram(KernelEntry &k) REQUIRES(mutex_);
+  std::map<cl_program, ProgramSlot> programs_ GUARDED_BY(mutex_);
+  // id, count
+  std::map<cl_program, std::pair<std::uint64_t, int>> program_references_ GUARDED_BY(mutex_);
   std::shared_ptr<program::ProgramImage> keep(cl_program program, std::uint64_t id,
                                               std::shared_ptr<program::ProgramImage> img);
   struct NativeSlot {
     std::uint64_t id;
     std::shared_ptr<program::NativeProgram> native;
   };
-  std::map<cl_program, NativeSlot> natives_;
+  std::map<cl_program, NativeSlot> natives_ GUARDED_BY(mutex_);
   struct Retired {
     std::uint64_t by_path[3] = {};
     std::uint64_t by_reason[HK_REASON_COUNT] = {};
   };
-  std::map<std::string, Retired> retired_;
+  std::map<std::string, Retired> retired_ GUARDED_BY(mutex_);
  public:
   using RetiredCounts = Retired;
 };

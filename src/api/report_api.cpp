@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "api/registry.hpp"
 #include "base/config.hpp"
+#include "base/thread_safety.hpp"
 #include "program/native_program.hpp"
 #include "queue/command_counts.hpp"
 
@@ -87,7 +87,7 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_nam
   cl_int err = CL_SUCCESS;
   KernelEntry *k = kernel ? registry().kernelEntry(kernel, &err) : nullptr;
   if (!k) return err != CL_SUCCESS ? err : CL_INVALID_KERNEL;
-  std::lock_guard lock(k->mutex);
+  hk::MutexLock lock(k->mutex);
   const auto flag = [&](bool b) {
     const cl_bool v = b ? CL_TRUE : CL_FALSE;
     return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);

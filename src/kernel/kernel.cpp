@@ -7,6 +7,7 @@
 #include "base/config.hpp"
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/worker_stack.hpp"
 
 namespace hk::kernel {
@@ -222,7 +223,7 @@ void Kernel::inheritSpecialization(const Specialization &s) {
 
 void Kernel::finishSpecializing(bool ran) {
   endCompile();  // the launch that compiled it has ended
-  std::lock_guard lock(mutex);
+  MutexLock lock(mutex);
   std::string why = "the launch through PoCL's queue failed";
   const program::KernelImage *img =
       ran ? program_image_->specializedKernel(name, special_geometry, why) : nullptr;

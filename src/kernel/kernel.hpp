@@ -18,7 +18,7 @@
 // The launch path reads `image`, `unchecked`, specialFor() and the argument array without
 // a lock: they change only in these transitions.
 //
-//   std::lock_guard lock(k.mutex);
+//   MutexLock lock(k.mutex);
 //   if (hk_reason why = k.prepare(device, loadImage, &findImage); why != HK_REASON_NONE)
 //     return why;  // HK_REASON_FIRST_LAUNCH: PoCL's queue this time
 //   k.buildVariantIfDue(context, device);
@@ -31,10 +31,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "base/function_ref.hpp"
+#include "base/thread_safety.hpp"
 #include "kernel/kernel_args.hpp"
 #include "pocl/kernel_cache.hpp"
 #include "program/native_program.hpp"
@@ -49,7 +49,7 @@ using ImageLoader = FunctionRef<std::shared_ptr<program::ProgramImage>(std::stri
 class Kernel {
  public:
   std::string name;
-  std::mutex mutex;  // serialises the transitions, binding and planning
+  Mutex mutex;  // serialises the transitions, binding and planning
   KernelArgs args;
 
   // Native kernels (HK_KERNEL in a native program): argument 0 is the hidden true
@@ -76,7 +76,7 @@ class Kernel {
   // (null with `error` empty when there is none): a first launch it cannot serve returns
   // HK_REASON_FIRST_LAUNCH without loading, and the next launch uses `load`.
   hk_reason prepare(cl_device_id device, const ImageLoader &load,
-                    const ImageLoader *find = nullptr);
+                    const ImageLoader *find = nullptr) REQUIRES(mutex);
 
   // After the launch's plan (geometry `pc`), before it runs: a kernel of a program whose
   // image was made per kernel (docs/first-launch.md, "One kernel compiled") has no generic
@@ -85,12 +85,12 @@ class Kernel {
   // HK_REASON_FIRST_LAUNCH once so that PoCL's queue compiles it, and for a geometry its
   // function does not accept it takes the generic one (the program's binary): then
   // `replan` is set, since the generic function may plan differently.
-  hk_reason fitImage(const pocl::PoclContext &pc, bool &replan);
+  hk_reason fitImage(const pocl::PoclContext &pc, bool &replan) REQUIRES(mutex);
 
   // A native kernel's first launch runs checked throughout; its second (on the same
   // device) builds the unchecked variant, so a kernel launched once is compiled once.
   // Call once per planned launch, after prepare.
-  void buildVariantIfDue(cl_context context, cl_device_id device);
+  void buildVariantIfDue(cl_context context, cl_device_id device) REQUIRES(mutex);
   // False while a native kernel's unchecked variant is still to be settled: its launches
   // must keep coming to the slow path.
   bool variantsSettled() const {
@@ -112,10 +112,10 @@ class Kernel {
   // returns true: this launch should go through PoCL's queue, which compiles it, and then
   // finishSpecializing.
   bool startSpecializing(std::uint64_t total_groups, std::uint32_t stack_kib,
-                         const pocl::PoclContext &pc);
+                         const pocl::PoclContext &pc) REQUIRES(mutex);
   // After the launch startSpecializing chose: loads the function PoCL compiled (if `ran`)
   // for the team launches that follow. Takes `mutex`.
-  void finishSpecializing(bool ran);
+  void finishSpecializing(bool ran) EXCLUDES(mutex);
 
   // What a kernel object learned about specializing its kernel, to hand on to the next
   // kernel object of the same kernel of the same program (libraries that make one per
@@ -134,21 +134,21 @@ class Kernel {
   void inheritSpecialization(const Specialization &s);
 
  private:
-  void takeSpecialized(const program::KernelImage *img, const char *how);
+  void takeSpecialized(const program::KernelImage *img, const char *how) REQUIRES(mutex);
 
   enum class Prep : std::uint8_t { NotYet, Waiting, Ready, Failed };
   enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
   enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
 
-  Prep prep_ = Prep::NotYet;
-  cl_device_id device_ = nullptr;  // prepared for
-  std::shared_ptr<program::ProgramImage> program_image_;
-  bool launched_before_ = false;  // a launch was planned: the next one builds the variant
-  bool variant_asked_ = false;    // fitImage sent a launch to PoCL's queue for its function
-  bool sent_to_queue_ = false;    // a launch went to PoCL's queue while preparing
-  bool waited_for_function_ = false;  // fitImage waited for PoCL to compile it
+  Prep prep_ GUARDED_BY(mutex) = Prep::NotYet;
+  cl_device_id device_ GUARDED_BY(mutex) = nullptr;  // prepared for
+  std::shared_ptr<program::ProgramImage> program_image_ GUARDED_BY(mutex);
+  bool launched_before_ GUARDED_BY(mutex) = false;  // a launch was planned: the next one builds the variant
+  bool variant_asked_ GUARDED_BY(mutex) = false;    // fitImage sent a launch to PoCL's queue for its function
+  bool sent_to_queue_ GUARDED_BY(mutex) = false;    // a launch went to PoCL's queue while preparing
+  bool waited_for_function_ GUARDED_BY(mutex) = false;  // fitImage waited for PoCL to compile it
   Unchecked unchecked_state_ = Unchecked::NotYet;
-  std::shared_ptr<program::ProgramImage> unchecked_program_;
+  std::shared_ptr<program::ProgramImage> unchecked_program_ GUARDED_BY(mutex);
   // Team launches add their work-group time to `team_ns_` (written by launching threads).
   // Past `special_check_ns_` the next launch takes the slow path and looks in PoCL's
   // kernel cache; past config().specialize_ms it goes through PoCL's queue once.

@@ -19,7 +19,7 @@
 //                  then Kernel::finishSpecializing;
 //   OutOfResources no thread here has the stack for one work-group.
 //
-//   std::unique_lock lock(k.mutex);
+//   MutexLock lock(k.mutex);
 //   Verdict v = decide(k, target, request, ts.stackRoom(), plan);
 //   lock.unlock();
 //   if (v.path == Verdict::Path::Direct) err = execute(k, plan, ts);
@@ -70,9 +70,9 @@ struct Verdict {
 
 // Decides where a launch of `r` from a thread with `caller_stack_room` bytes of stack
 // runs, and plans it into `plan` (the launch's own: another thread may re-plan the kernel
-// meanwhile). Under k.mutex.
+// meanwhile).
 Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &r,
-               std::uint64_t caller_stack_room, Plan &plan);
+               std::uint64_t caller_stack_room, Plan &plan) REQUIRES(k.mutex);
 
 // A native kernel on PoCL's queue: the plan of the request rounded up to whole
 // work-groups, without a local size the largest group that fits PoCL's workers. `reqd`

@@ -3,6 +3,7 @@
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/release_checks.hpp"
 #include "program/spirv.hpp"
 
@@ -54,7 +55,7 @@ NativeProgram::~NativeProgram() {
 }
 
 std::string NativeProgram::buildOptions(const char *user) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   std::string u = user ? user : "";
   if (u != user_options_) {
     // Kernels keep the images they hold (shared), so dropping them here is safe.
@@ -69,7 +70,7 @@ std::string NativeProgram::buildOptions(const char *user) {
 }
 
 bool NativeProgram::uncheckedBuilt() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   for (const Variant &v : unchecked_)
     if (v.image) return true;
   return false;
@@ -117,7 +118,7 @@ cl_program NativeProgram::buildUnchecked(cl_context context, cl_device_id device
 
 std::shared_ptr<ProgramImage> NativeProgram::unchecked(cl_context context, cl_device_id device,
                                                        std::string &error) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   for (const Variant &v : unchecked_)
     if (v.device == device) {
       error = v.error;

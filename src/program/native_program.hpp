@@ -14,12 +14,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/thread_safety.hpp"
 #include "program/program_image.hpp"
 
 namespace hk::program {
@@ -63,7 +63,7 @@ class NativeProgram {
   bool spirv_ = false;
   std::string source_;               // OpenCL C with the prelude
   std::vector<std::uint8_t> ir_;     // SPIR-V
-  mutable std::mutex mutex_;
+  mutable Mutex mutex_;
   std::string user_options_;
   struct Variant {
     cl_device_id device;
@@ -71,7 +71,7 @@ class NativeProgram {
     std::shared_ptr<ProgramImage> image;
     std::string error;
   };
-  std::vector<Variant> unchecked_;
+  std::vector<Variant> unchecked_ GUARDED_BY(mutex_);
 };
 
 }  // namespace hk::program

@@ -23,6 +23,7 @@
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "base/siphash.hpp"
+#include "base/thread_safety.hpp"
 #include "program/cache_dir.hpp"
 #include "program/reads_files.hpp"
 #include "pocl/environment.hpp"
@@ -103,11 +104,11 @@ struct BinaryInput {
   std::uint64_t program_id;
   std::string digest;  // size and two 64-bit hashes
 };
-std::mutex g_inputs_mutex;
-std::map<std::pair<cl_program, cl_device_id>, BinaryInput> g_inputs;
+Mutex g_inputs_mutex;
+std::map<std::pair<cl_program, cl_device_id>, BinaryInput> g_inputs GUARDED_BY(g_inputs_mutex);
 
 bool binaryInput(cl_program program, cl_device_id device, std::string &digest) {
-  std::lock_guard lock(g_inputs_mutex);
+  MutexLock lock(g_inputs_mutex);
   auto it = g_inputs.find({program, device});
   if (it == g_inputs.end() || it->second.program_id != pocl::objectId(program)) return false;
   digest = it->second.digest;
@@ -248,12 +249,12 @@ void noteProgramBinaryInput(cl_program program, cl_device_id device,
   // Binaries are large; two independent 64-bit hashes and the size stand for them.
   std::string digest = std::to_string(binary.size()) + " " + hex64(hash64(binary, 1)) +
                        hex64(hash64(binary, 2));
-  std::lock_guard lock(g_inputs_mutex);
+  MutexLock lock(g_inputs_mutex);
   g_inputs[{program, device}] = BinaryInput{pocl::objectId(program), std::move(digest)};
 }
 
 void forgetProgramBinaryInput(cl_program program) {
-  std::lock_guard lock(g_inputs_mutex);
+  MutexLock lock(g_inputs_mutex);
   std::erase_if(g_inputs, [&](const auto &e) { return e.first.first == program; });
 }
 
@@ -269,7 +270,7 @@ ProgramCache::ProgramCache(std::string dir) : dir_(std::move(dir)) {
 ProgramCache::~ProgramCache() = default;
 
 CacheDir *ProgramCache::directory(bool create) {
-  std::lock_guard lock(open_mutex_);
+  MutexLock lock(open_mutex_);
   if (open_ || refused_) return open_.get();
   auto dir = std::make_unique<CacheDir>();
   std::string why;

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_safety.hpp"
+
 namespace hk::program {
 
 // What identifies a program's compiled output on one device (docs/cache.md, "Key").
@@ -101,9 +103,9 @@ class ProgramCache {
   static void touch(int fd, const struct stat &st);
 
   std::string dir_;
-  std::mutex open_mutex_;
+  Mutex open_mutex_;
   std::unique_ptr<CacheDir> open_;  // guarded by open_mutex_ until set
-  bool refused_ = false;            // guarded by open_mutex_
+  bool refused_ GUARDED_BY(open_mutex_) = false;
   std::once_flag write_failure_logged_, swept_;
   std::atomic<std::uint64_t> hits_{0}, misses_{0}, rejected_{0}, stored_{0},
       write_failures_{0};

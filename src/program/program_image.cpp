@@ -7,6 +7,7 @@
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "program/cache_payload.hpp"
 #include "pocl/program_fields.hpp"
 #include "pocl/release_checks.hpp"
@@ -203,7 +204,7 @@ const pocl::PoclBinary &ProgramImage::binary() const {
 
 const pocl::KernelRecord *ProgramImage::argRecord(const std::string &name) {
   if (complete_.load(std::memory_order_acquire)) return binary_.findKernel(name);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (complete_.load(std::memory_order_relaxed)) return binary_.findKernel(name);
   auto it = records_.find(name);
   return it == records_.end() ? nullptr : &it->second;
@@ -254,7 +255,7 @@ bool ProgramImage::takeBinary(std::string &error) {
 }
 
 const KernelImage *ProgramImage::kernel(const std::string &name, std::string &error) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return kernelLocked(name, error);
 }
 
@@ -306,7 +307,7 @@ const KernelImage *ProgramImage::kernelLocked(const std::string &name, std::stri
 }
 
 const KernelImage *ProgramImage::launchKernel(const std::string &name, std::string &error) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (complete_.load(std::memory_order_relaxed)) return kernelLocked(name, error);
   std::string why;
   if (const KernelImage *k = launchKernelLocked(name, why)) return k;
@@ -387,7 +388,7 @@ const KernelImage *ProgramImage::launchKernelLocked(const std::string &name, std
 
 const KernelImage *ProgramImage::variantFor(const std::string &name,
                                             const pocl::PoclContext &pc, std::string &error) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   const KernelImage *base = complete_.load(std::memory_order_relaxed)
                                 ? kernelLocked(name, error)
                                 : launchKernelLocked(name, error);
@@ -403,7 +404,7 @@ const KernelImage *ProgramImage::variantFor(const std::string &name,
 const KernelImage *ProgramImage::specializedKernel(const std::string &name,
                                                  const pocl::SpecializedGeometry &g,
                                                  std::string &error) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   const KernelImage *base = complete_.load(std::memory_order_relaxed)
                                 ? kernelLocked(name, error)
                                 : launchKernelLocked(name, error);

@@ -22,10 +22,10 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "base/thread_safety.hpp"
 #include "pocl/abi.hpp"
 #include "pocl/binary.hpp"
 #include "pocl/kernel_cache.hpp"
@@ -113,10 +113,13 @@ class ProgramImage {
   static std::shared_ptr<ProgramImage> perKernelImage(cl_program program, cl_device_id device,
                                                       const pocl::Release &release,
                                                       std::string &why);
-  const KernelImage *kernelLocked(const std::string &name, std::string &error);
-  const KernelImage *launchKernelLocked(const std::string &name, std::string &why);
+  const KernelImage *kernelLocked(const std::string &name, std::string &error)
+      REQUIRES(mutex_);
+  const KernelImage *launchKernelLocked(const std::string &name, std::string &why)
+      REQUIRES(mutex_);
   const KernelImage *specializedLocked(const std::string &name, const KernelImage &base,
-                                       const pocl::SpecializedGeometry &g, std::string &error);
+                                       const pocl::SpecializedGeometry &g, std::string &error)
+      REQUIRES(mutex_);
 
   cl_program program_ = nullptr;  // for the binary query (a kernel holds its program)
   cl_device_id device_ = nullptr;
@@ -133,10 +136,11 @@ class ProgramImage {
   std::vector<std::uint8_t> bytes_;  // the poclbinary; binary_ points into it
   pocl::PoclBinary binary_;
   bool from_cache_ = false;
-  std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_;
-  std::map<std::string, KernelImage> kernels_;
-  std::map<std::string, KernelImage> specialized_;  // by "<kernel>/<variant dir>"
+  Mutex mutex_;
+  std::map<std::string, std::unique_ptr<pocl::LoadedLibrary>> libraries_ GUARDED_BY(mutex_);
+  std::map<std::string, KernelImage> kernels_ GUARDED_BY(mutex_);
+  // By "<kernel>/<variant dir>".
+  std::map<std::string, KernelImage> specialized_ GUARDED_BY(mutex_);
   // Stack estimates of all kernels, made with the cache entry or read from it; a kernel
   // not here is estimated when it is first loaded.
   std::map<std::string, StackEstimate> stacks_;

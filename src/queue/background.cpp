@@ -8,7 +8,6 @@
 #include <climits>
 #include <csignal>
 #include <cstdlib>
-#include <mutex>
 #include <new>
 
 #include "base/clock.hpp"
@@ -16,6 +15,7 @@
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
 #include "launch/tuning.hpp"
@@ -91,9 +91,9 @@ struct Job {
 // started it (settleAll). Never destroyed: a launch may still be settled by an exit
 // handler.
 struct Runner {
-  std::mutex post_mutex;  // one poster at a time; held across fork()
-  bool started = false;   // under post_mutex
-  bool exiting = false;   // set by the exit handler, under post_mutex
+  Mutex post_mutex;  // one poster at a time; held across fork()
+  bool started GUARDED_BY(post_mutex) = false;
+  bool exiting GUARDED_BY(post_mutex) = false;  // set by the exit handler
   pthread_t thread{};     // the background thread, once started
   std::atomic<bool> stop{false};  // the thread ends (Stopper)
   std::uint64_t stack_room = 0;  // the thread's room for work-groups, once it runs
@@ -238,7 +238,7 @@ void *runnerMain(void *) {
 void atExit() {
   Runner &r = runner();
   {
-    std::lock_guard lock(r.post_mutex);
+    MutexLock lock(r.post_mutex);
     r.exiting = true;
   }
   settleAll();
@@ -246,14 +246,16 @@ void atExit() {
 
 // fork(): the child has no background thread. The parent's launch completes before the
 // fork (so that no job is lost half-run), and no other thread posts until it is over.
-void beforeFork() {
+// post_mutex is taken in one handler and let go in another, which the analysis cannot
+// follow.
+void beforeFork() NO_THREAD_SAFETY_ANALYSIS {
   runner().post_mutex.lock();
   settleAll();
 }
-void afterForkParent() { runner().post_mutex.unlock(); }
-void afterForkChild() {
+void afterForkParent() NO_THREAD_SAFETY_ANALYSIS { runner().post_mutex.unlock(); }
+void afterForkChild() NO_THREAD_SAFETY_ANALYSIS {
   Runner &r = runner();
-  new (&r.post_mutex) std::mutex;
+  new (&r.post_mutex) Mutex;
   r.started = false;
   r.posted.store(0, std::memory_order_relaxed);
   r.claimed.store(0, std::memory_order_relaxed);
@@ -266,8 +268,8 @@ void afterForkChild() {
 // Starts the background thread with every signal blocked (the application's handlers
 // run on its own threads). Its exit and fork handlers are registered here, after those
 // of the team and of the libraries loaded before: exit() and fork() run them first, so
-// that the launch is settled while everything it uses still works. Under post_mutex.
-bool startRunner(Runner &r) {
+// that the launch is settled while everything it uses still works.
+bool startRunner(Runner &r) REQUIRES(r.post_mutex) {
   static bool handlers = [] {
     std::atexit(atExit);
     pthread_atfork(beforeFork, afterForkParent, afterForkChild);
@@ -314,7 +316,7 @@ void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns) {
 struct Stopper {
   ~Stopper() {
     Runner &r = runner();
-    std::lock_guard lock(r.post_mutex);
+    MutexLock lock(r.post_mutex);
     if (!r.started) return;
     settleAll();
     r.stop.store(true, std::memory_order_release);
@@ -337,8 +339,9 @@ launch::BackgroundUse backgroundAvailable() {
 bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Queue &q,
                        cl_event *event, cl_int *err) {
   Runner &r = runner();
-  std::unique_lock lock(r.post_mutex, std::try_to_lock);
-  if (!lock.owns_lock() || r.exiting || exitBegun()) return false;
+  if (!r.post_mutex.try_lock()) return false;
+  MutexLock lock(r.post_mutex, std::adopt_lock);
+  if (r.exiting || exitBegun()) return false;
   if (r.posted.load(std::memory_order_acquire) != r.done.load(std::memory_order_acquire))
     return false;  // another queue's launch runs there: this caller runs its own
   if (!r.started && !startRunner(r)) return false;

@@ -3,13 +3,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <utility>
 #include <vector>
 
 #include "base/config.hpp"
 #include "base/next.hpp"
 #include "base/object_table.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/object_id.hpp"
 #include "queue/device.hpp"
 #include "queue/queue.hpp"
@@ -43,11 +43,11 @@ bool ownable(cl_mem_flags flags, std::size_t size, const void *host_ptr) {
 // PoCL's object id, so a new context at a freed one's address is asked again).
 bool contextSupported(cl_context context) {
   if (config().disable) return false;
-  static auto *mutex = new std::mutex;
-  static auto *known = new std::map<cl_context, std::pair<std::uint64_t, bool>>;
+  static auto *mutex = new Mutex;
+  static auto *known GUARDED_BY(*mutex) = new std::map<cl_context, std::pair<std::uint64_t, bool>>;
   const std::uint64_t id = pocl::objectId(context);
   {
-    std::lock_guard lock(*mutex);
+    MutexLock lock(*mutex);
     if (auto it = known->find(context); it != known->end() && id && it->second.first == id)
       return it->second.second;
   }
@@ -60,7 +60,7 @@ bool contextSupported(cl_context context) {
                                      nullptr) == CL_SUCCESS;
   for (cl_device_id d : devices) ok = ok && device(d)->probe.supported;
   if (ok) pocl::checkObjectIds(context);
-  std::lock_guard lock(*mutex);
+  MutexLock lock(*mutex);
   (*known)[context] = {pocl::objectId(context), ok};
   return ok;
 }
@@ -83,8 +83,8 @@ cl_mem_flags reportedFlags(cl_mem mem, cl_mem_flags asked_host_ptr_flags) {
 
 // Direct maps by buffer and pointer.
 struct DirectMaps {
-  std::mutex mutex;
-  std::map<std::pair<cl_mem, void *>, unsigned> counts;
+  Mutex mutex;
+  std::map<std::pair<cl_mem, void *>, unsigned> counts GUARDED_BY(mutex);
 };
 DirectMaps &directMaps() {
   static auto *m = new DirectMaps;
@@ -92,7 +92,7 @@ DirectMaps &directMaps() {
 }
 unsigned directMapCount(cl_mem mem) {
   DirectMaps &d = directMaps();
-  std::lock_guard lock(d.mutex);
+  MutexLock lock(d.mutex);
   unsigned n = 0;
   for (auto it = d.counts.lower_bound({mem, nullptr}); it != d.counts.end() && it->first.first == mem; ++it)
     n += it->second;
@@ -100,7 +100,7 @@ unsigned directMapCount(cl_mem mem) {
 }
 void forgetDirectMaps(cl_mem mem) {
   DirectMaps &d = directMaps();
-  std::lock_guard lock(d.mutex);
+  MutexLock lock(d.mutex);
   auto it = d.counts.lower_bound({mem, nullptr});
   while (it != d.counts.end() && it->first.first == mem) it = d.counts.erase(it);
 }
@@ -194,8 +194,8 @@ namespace {
 
 // Pointers learned with a map, for buffers hostkernel did not create.
 struct Learned {
-  std::mutex mutex;
-  std::map<cl_mem, std::pair<std::uint64_t, void *>> pointers;
+  Mutex mutex;
+  std::map<cl_mem, std::pair<std::uint64_t, void *>> pointers GUARDED_BY(mutex);
 };
 Learned &learned() {
   static auto *l = new Learned;
@@ -213,7 +213,7 @@ bool bufferPointer(cl_mem mem, Queue &queue, void **out) {
   const std::uint64_t id = pocl::objectId(mem);
   Learned &l = learned();
   {
-    std::lock_guard lock(l.mutex);
+    MutexLock lock(l.mutex);
     if (auto it = l.pointers.find(mem); it != l.pointers.end() && it->second.first == id) {
       *out = it->second.second;
       return true;
@@ -251,7 +251,7 @@ bool bufferPointer(cl_mem mem, Queue &queue, void **out) {
         CL_SUCCESS)
       return false;
   }
-  std::lock_guard lock(l.mutex);
+  MutexLock lock(l.mutex);
   l.pointers[mem] = {id, ptr};
   *out = ptr;
   return true;
@@ -259,7 +259,7 @@ bool bufferPointer(cl_mem mem, Queue &queue, void **out) {
 
 void forgetLearnedPointer(cl_mem mem) {
   Learned &l = learned();
-  std::lock_guard lock(l.mutex);
+  MutexLock lock(l.mutex);
   l.pointers.erase(mem);
 }
 
@@ -295,13 +295,13 @@ cl_int reportedMemInfo(cl_mem mem, cl_mem_info name, std::size_t size, void *val
 
 void noteDirectMap(cl_mem mem, void *pointer) {
   DirectMaps &d = directMaps();
-  std::lock_guard lock(d.mutex);
+  MutexLock lock(d.mutex);
   ++d.counts[{mem, pointer}];
 }
 
 bool takeDirectMap(cl_mem mem, void *pointer) {
   DirectMaps &d = directMaps();
-  std::lock_guard lock(d.mutex);
+  MutexLock lock(d.mutex);
   auto it = d.counts.find({mem, pointer});
   if (it == d.counts.end()) return false;
   if (--it->second == 0) d.counts.erase(it);

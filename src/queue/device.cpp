@@ -5,14 +5,15 @@
 #include <mutex>
 
 #include "base/log.hpp"
+#include "base/thread_safety.hpp"
 
 namespace hk::queue {
 
 const Device *device(cl_device_id handle) {
   // Never destroyed: queues and kernels may use their device while the process exits.
-  static auto *mutex = new std::mutex;
-  static auto *devices = new std::map<cl_device_id, std::unique_ptr<Device>>;
-  std::lock_guard lock(*mutex);
+  static auto *mutex = new Mutex;
+  static auto *devices GUARDED_BY(*mutex) = new std::map<cl_device_id, std::unique_ptr<Device>>;
+  MutexLock lock(*mutex);
   auto &slot = (*devices)[handle];
   if (!slot) {
     auto d = std::make_unique<Device>();

@@ -4,10 +4,10 @@
 
 #include <atomic>
 #include <cstring>
-#include <mutex>
 #include <unordered_map>
 
 #include "base/next.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/abi.hpp"
 
 namespace hk::queue {
@@ -22,8 +22,8 @@ struct DirectEvent {
 
 // Never destroyed: events may be released by atexit handlers after static destructors.
 struct EventTable {
-  std::mutex mutex;
-  std::unordered_map<cl_event, DirectEvent> events;
+  Mutex mutex;
+  std::unordered_map<cl_event, DirectEvent> events GUARDED_BY(mutex);
   // events.size(), readable without the lock: programs that never ask a direct launch
   // for an event pay one relaxed load per event call.
   std::atomic<std::size_t> count{0};
@@ -42,7 +42,7 @@ bool maybeKnown() {
 bool lookup(cl_event event, DirectEvent &out) {
   if (!event || !maybeKnown()) return false;
   EventTable &t = table();
-  std::lock_guard lock(t.mutex);
+  MutexLock lock(t.mutex);
   auto it = t.events.find(event);
   if (it == t.events.end()) return false;
   out = it->second;
@@ -75,7 +75,7 @@ void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type t
     e.end = end < e.start ? e.start : end;
   }
   EventTable &t = table();
-  std::lock_guard lock(t.mutex);
+  MutexLock lock(t.mutex);
   // A new event at the address of one that died without hkReleaseEvent replaces it.
   t.events.insert_or_assign(event, e);
   t.count.store(t.events.size(), std::memory_order_release);
@@ -101,7 +101,7 @@ cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
 cl_int releaseEvent(cl_event event) {
   if (!maybeKnown()) return next().clReleaseEvent(event);
   EventTable &t = table();
-  std::lock_guard lock(t.mutex);
+  MutexLock lock(t.mutex);
   auto it = t.events.find(event);
   if (it == t.events.end()) return next().clReleaseEvent(event);
   // Reading the count and releasing under the table's lock: two threads releasing the

@@ -14,7 +14,7 @@ Queue::~Queue() {
 }
 
 void Queue::addBlockers(cl_uint n, const cl_event *events) {
-  std::lock_guard lock(blockers_mutex);
+  MutexLock lock(blockers_mutex);
   for (cl_uint i = 0; i < n; ++i) {
     cl_int status = CL_COMPLETE;
     if (events[i] &&
@@ -28,7 +28,7 @@ void Queue::addBlockers(cl_uint n, const cl_event *events) {
 
 bool Queue::stillBlocked() {
   if (!blocked.load(std::memory_order_acquire)) return false;
-  std::lock_guard lock(blockers_mutex);
+  MutexLock lock(blockers_mutex);
   std::erase_if(blockers, [](cl_event e) {
     cl_int status = CL_SUBMITTED;
     next().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,

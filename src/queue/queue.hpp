@@ -18,10 +18,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "base/object_table.hpp"
+#include "base/thread_safety.hpp"
 #include "pocl/object_id.hpp"
 #include "queue/device.hpp"
 
@@ -45,8 +45,8 @@ struct Queue {
   // Set when PoCL holds a command waiting for an incomplete user event: waiting for the
   // queue could then block forever, so commands go to PoCL until it has drained.
   std::atomic<bool> blocked{false};
-  std::mutex blockers_mutex;
-  std::vector<cl_event> blockers;  // the user events behind `blocked` (retained)
+  Mutex blockers_mutex;
+  std::vector<cl_event> blockers GUARDED_BY(blockers_mutex);  // the user events behind `blocked` (retained)
 
   // Clears `blocked` once every user event behind it has completed.
   bool stillBlocked();

@@ -12,6 +12,7 @@
 
 #include "base/config.hpp"
 #include "base/log.hpp"
+#include "base/thread_safety.hpp"
 
 namespace hk::trace {
 namespace {
@@ -84,7 +85,7 @@ Collector::Collector()
 }
 
 std::uint32_t Collector::intern(const std::string &name) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto [it, added] = ids_.try_emplace(name, static_cast<std::uint32_t>(names_.size()));
   if (added) names_.push_back(name);
   return it->second;
@@ -93,7 +94,7 @@ std::uint32_t Collector::intern(const std::string &name) {
 ThreadBuffer *Collector::acquire() {
   char name[32] = "";
   pthread_getname_np(pthread_self(), name, sizeof name);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   ThreadBuffer *b = nullptr;
   if (!free_.empty()) {
     b = free_.back();
@@ -110,13 +111,13 @@ ThreadBuffer *Collector::acquire() {
 }
 
 void Collector::retire(ThreadBuffer *buffer) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   writeLocked(*buffer);
   free_.push_back(buffer);
 }
 
 void Collector::write(ThreadBuffer &buffer) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   writeLocked(buffer);
 }
 
@@ -150,9 +151,10 @@ void Collector::writeLocked(ThreadBuffer &buffer) {
     // One object per kind of event, its members set in place for each event and
     // streamed out: writing a buffer costs no allocation per event (kernel names are
     // OpenCL C identifiers, so the stream's strict UTF-8 check cannot fail).
+    const int pid = pid_;
     auto shape = [&](const char *cat, json args) {
       return json{{"name", ""}, {"cat", cat}, {"ph", "X"}, {"ts", 0.0}, {"dur", 0.0},
-                  {"pid", pid_}, {"tid", buffer.lane_}, {"args", std::move(args)}};
+                  {"pid", pid}, {"tid", buffer.lane_}, {"args", std::move(args)}};
     };
     json direct = shape("launch", {{"groups", 0}, {"path", ""}});
     json queued = shape("launch", {{"groups", 0}, {"path", "queue"}, {"reason", ""}});
@@ -179,7 +181,7 @@ void Collector::writeLocked(ThreadBuffer &buffer) {
 }
 
 void Collector::finish() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (finished_) return;
   for (ThreadBuffer *b = all_; b; b = b->next_) writeLocked(*b);
   if (openLocked()) {

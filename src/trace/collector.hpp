@@ -16,13 +16,13 @@
 #include <ext/stdio_filebuf.h>
 #include <memory>
 #include <ostream>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "base/thread_safety.hpp"
 #include "trace/recorder.hpp"
 
 namespace hk::trace {
@@ -43,21 +43,23 @@ class Collector {
 
  private:
   Collector();
-  void writeLocked(ThreadBuffer &buffer);
-  bool openLocked();
-  void emitLocked(const nlohmann::ordered_json &event);
+  void writeLocked(ThreadBuffer &buffer) REQUIRES(mutex_);
+  bool openLocked() REQUIRES(mutex_);
+  void emitLocked(const nlohmann::ordered_json &event) REQUIRES(mutex_);
 
-  std::mutex mutex_;
+  Mutex mutex_;
   std::string path_;       // the name HOSTKERNEL_TRACE gives
-  std::string tmp_path_;   // the file written until exit, renamed to path_
-  std::unique_ptr<__gnu_cxx::stdio_filebuf<char>> buf_;  // owns the file's descriptor
-  std::ostream file_{nullptr};
-  bool failed_ = false;    // the file could not be written: reported once, events dropped
-  bool finished_ = false;
-  bool first_ = true;      // no event written yet: no comma before it
-  int pid_ = 0;            // the process that writes the file
+  std::string tmp_path_ GUARDED_BY(mutex_);  // the file written until exit, renamed to path_
+  // Owns the file's descriptor.
+  std::unique_ptr<__gnu_cxx::stdio_filebuf<char>> buf_ GUARDED_BY(mutex_);
+  std::ostream file_ GUARDED_BY(mutex_){nullptr};
+  // The file could not be written: reported once, events dropped.
+  bool failed_ GUARDED_BY(mutex_) = false;
+  bool finished_ GUARDED_BY(mutex_) = false;
+  bool first_ GUARDED_BY(mutex_) = true;  // no event written yet: no comma before it
+  int pid_ GUARDED_BY(mutex_) = 0;        // the process that writes the file
   std::uint64_t origin_ns_ = 0;  // the trace's time zero
-  std::vector<std::string> names_{""};  // by id; 0 is no name
+  std::vector<std::string> names_ GUARDED_BY(mutex_){""};  // by id; 0 is no name
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<std::pair<std::uint32_t, std::string>> lanes_;  // lane, thread name
   ThreadBuffer *all_ = nullptr;   // every buffer, in use or free
