@@ -1,6 +1,7 @@
 #include "kernel/kernel.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <thread>
 
@@ -26,16 +27,43 @@ constexpr auto kPollMax = std::chrono::milliseconds(64);
 
 }  // namespace
 
+// The transitions of kernel.hpp's diagram. A new device restarts at NotYet (prepare).
+void Kernel::setPrep(Prep to) {
+  [[maybe_unused]] const Prep from = prep_;
+  assert(to == Prep::NotYet ||
+         (from == Prep::NotYet && to != Prep::NotYet) ||
+         (from == Prep::Waiting && (to == Prep::Ready || to == Prep::Failed)) ||
+         (from == Prep::Ready && to == Prep::Failed));  // fitImage: no usable function
+  prep_ = to;
+}
+
+void Kernel::setUnchecked(Unchecked to) {
+  [[maybe_unused]] const Unchecked from = unchecked_state_;
+  // buildVariantIfDue marks it Failed before it tries, Ready once it is kept.
+  assert(to == Unchecked::NotYet || (from == Unchecked::NotYet && to == Unchecked::Failed) ||
+         (from == Unchecked::Failed && to == Unchecked::Ready));
+  unchecked_state_ = to;
+}
+
+// Under `mutex`, or on a kernel object no other thread knows yet (inheritSpecialization).
+void Kernel::setSpecial(Special to) {
+  [[maybe_unused]] const Special from = special_state_.load(std::memory_order_relaxed);
+  assert((from == Special::Idle && to != Special::Idle) ||
+         (from == Special::Compiling && (to == Special::Ready || to == Special::Unavailable)));
+  special_state_.store(to, std::memory_order_relaxed);
+}
+
 hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
                           const ImageLoader *find) {
   if (prep_ == Prep::Ready && device_ == device) return HK_REASON_NONE;
   if (prep_ == Prep::Failed && device_ == device) return HK_REASON_PREPARE_FAILED;
   // Waiting: a launch went to PoCL's queue; this one compiles.
   const bool waited = prep_ == Prep::Waiting && device_ == device;
-  if (device_ != device) {  // the unchecked variant is per device too
+  if (device_ != device) {  // preparation and the unchecked variant are per device
+    if (device_) setPrep(Prep::NotYet);
     unchecked = nullptr;
     unchecked_program_.reset();
-    unchecked_state_ = Unchecked::NotYet;
+    setUnchecked(Unchecked::NotYet);
   }
   device_ = device;
   std::string error;
@@ -43,7 +71,7 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
   if (find && !waited) {
     program_image_ = (*find)(error);
     if (!program_image_ && error.empty()) {
-      prep_ = Prep::Waiting;
+      setPrep(Prep::Waiting);
       sent_to_queue_ = true;
       return HK_REASON_FIRST_LAUNCH;
     }
@@ -54,11 +82,11 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
           : native        ? program_image_->kernel(name, error)
                           : program_image_->launchKernel(name, error);
   if (!image) {
-    prep_ = Prep::Failed;
+    setPrep(Prep::Failed);
     logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
     return HK_REASON_PREPARE_FAILED;
   }
-  prep_ = Prep::Ready;
+  setPrep(Prep::Ready);
   args.markDirty();
   return HK_REASON_NONE;
 }
@@ -101,7 +129,7 @@ hk_reason Kernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
   // A geometry that no function at hand accepts: the generic one, from the binary.
   const program::KernelImage *generic = program_image_->kernel(name, error);
   if (!generic) {
-    prep_ = Prep::Failed;
+    setPrep(Prep::Failed);
     logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
     return HK_REASON_PREPARE_FAILED;
   }
@@ -117,7 +145,7 @@ void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
   launched_before_ = true;
   if (!due) return;
   // Kept only if its work-group function takes what the checked one takes.
-  unchecked_state_ = Unchecked::Failed;
+  setUnchecked(Unchecked::Failed);
   std::string error;
   auto img = native->unchecked(context, device, error);
   const program::KernelImage *u = img ? img->kernel(name, error) : nullptr;
@@ -132,7 +160,7 @@ void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
   }
   unchecked_program_ = std::move(img);
   unchecked = u;
-  unchecked_state_ = Unchecked::Ready;
+  setUnchecked(Unchecked::Ready);
 }
 
 bool Kernel::addTeamWork(std::uint64_t ns) {
@@ -147,7 +175,7 @@ bool Kernel::addTeamWork(std::uint64_t ns) {
 // Team launches of the kernel's special geometry call `img` from now on. Under `mutex`.
 void Kernel::takeSpecialized(const program::KernelImage *img, const char *how) {
   special.store(img, std::memory_order_release);
-  special_state_.store(Special::Ready, std::memory_order_relaxed);
+  setSpecial(Special::Ready);
   logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s%s", name.c_str(),
        pocl::specializedDirName(special_geometry).c_str(), how);
 }
@@ -175,7 +203,7 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
   // The launch through PoCL's queue runs on PoCL's workers: its group must fit their
   // stacks (the plan may be for the team's larger ones).
   if ((std::uint64_t{stack_kib} << 10) > pocl::workerStackRoom()) {
-    special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+    setSpecial(Special::Unavailable);
     logf(LogLevel::Info,
          "kernel '%s': keeps the generic work-group function (a group needs ~%u KiB of "
          "stack, more than PoCL's workers have)",
@@ -193,7 +221,7 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
   // PoCL compiles it during the launch: not once exit has begun (base/exit_guard.hpp);
   // the slot is given back in finishSpecializing, when the launch has ended.
   if (!beginCompile()) return false;
-  special_state_.store(Special::Compiling, std::memory_order_relaxed);
+  setSpecial(Special::Compiling);
   return true;
 }
 
@@ -213,11 +241,11 @@ Kernel::Specialization Kernel::specialization() const {
 void Kernel::inheritSpecialization(const Specialization &s) {
   team_ns_.store(s.team_ns, std::memory_order_relaxed);
   special_check_ns_.store(s.check_ns, std::memory_order_relaxed);
-  if (s.unavailable) special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+  if (s.unavailable) setSpecial(Special::Unavailable);
   if (s.ready && s.image) {
     special_geometry = s.geometry;
     special.store(s.image, std::memory_order_release);
-    special_state_.store(Special::Ready, std::memory_order_relaxed);
+    setSpecial(Special::Ready);
   }
 }
 
@@ -230,7 +258,7 @@ void Kernel::finishSpecializing(bool ran) {
   if (img) {
     takeSpecialized(img, "");
   } else {
-    special_state_.store(Special::Unavailable, std::memory_order_relaxed);
+    setSpecial(Special::Unavailable);
     logf(LogLevel::Info, "kernel '%s': keeps the generic work-group function (%s)",
          name.c_str(), why.c_str());
   }

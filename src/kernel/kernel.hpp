@@ -139,6 +139,12 @@ class Kernel {
   enum class Prep : std::uint8_t { NotYet, Waiting, Ready, Failed };
   enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
   enum class Special : std::uint8_t { Idle, Compiling, Ready, Unavailable };
+  // The transitions of the header's diagram, and only those: asserted in builds without
+  // NDEBUG (Debug, and CI's sanitizer builds, scripts/test-sanitizers.sh). A new device
+  // restarts preparation and the unchecked variant at NotYet.
+  void setPrep(Prep to) REQUIRES(mutex);
+  void setUnchecked(Unchecked to) REQUIRES(mutex);
+  void setSpecial(Special to);
 
   Prep prep_ GUARDED_BY(mutex) = Prep::NotYet;
   cl_device_id device_ GUARDED_BY(mutex) = nullptr;  // prepared for
