@@ -50,10 +50,16 @@ class Sampler {
   }
   // The launch took `wall_ns`; its work-groups took `serial_ns` of thread time (on the
   // team: the sum of each thread's time in its groups, so that waking the team, which
-  // can cost tens of µs here, never makes a kernel look slow).
+  // can cost tens of µs here, never makes a kernel look slow). The estimate is the lesser
+  // of the last two launches' (the first launch's alone): a thread that lost its CPU for
+  // one launch (another process, the application's own threads) must not send the next
+  // launch of a short kernel to the team.
   [[gnu::always_inline]] void record(std::uint64_t wall_ns, std::uint64_t serial_ns, std::uint64_t groups) {
+    const std::uint64_t sample = serial_ns + 1;  // +1: a measured 0 still counts
+    const std::uint64_t previous = get(last_serial_ns_);
     set(last_ns_, wall_ns);
-    set(serial_ns_, serial_ns + 1);  // +1: a measured 0 still counts as an estimate
+    set(last_serial_ns_, sample);
+    set(serial_ns_, previous && previous < sample ? previous : sample);
     set(sampled_groups_, wall_ns < fast_ns_ ? groups : 0);
   }
   // What the sampler knows, to hand on to a new kernel object of the same kernel
@@ -64,6 +70,7 @@ class Sampler {
   Estimate estimate() const { return {get(serial_ns_), get(last_ns_)}; }
   void seed(const Estimate &e) {
     set(serial_ns_, e.serial_ns);
+    set(last_serial_ns_, e.serial_ns);
     set(last_ns_, e.last_ns);
     set(sampled_groups_, 0);
   }
@@ -83,6 +90,7 @@ class Sampler {
     a.store(v, std::memory_order_relaxed);
   }
   std::atomic<std::uint64_t> serial_ns_{0};  // 0: no estimate
+  std::atomic<std::uint64_t> last_serial_ns_{0};  // the last launch's sample alone
   std::atomic<std::uint64_t> last_ns_{0};
   std::atomic<std::uint64_t> sampled_groups_{0};
   std::atomic<std::uint32_t> skipped_{0};

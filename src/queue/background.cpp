@@ -42,6 +42,10 @@ constexpr std::uint64_t kIdleSpinNs = 50'000;
 // only this long (kTeamSpinNs) when the launch runs on the team, whose threads need the
 // CPUs the caller would spin on.
 constexpr std::uint64_t kSettleSpinNs = 20'000;
+// A settling caller spins this much longer than the launch is expected to take: a
+// launch a little slower than its last one must not cost a park and a wake-up (a system
+// call each, and the scheduler's latency to run the caller again).
+constexpr std::uint64_t kSettleSlackNs = 10'000;
 constexpr std::uint64_t kTeamSpinNs = 2'000;
 // A launch whose result is needed within this time of its enqueue, or within a quarter of
 // its duration, overlapped too little of it to pay for the hand-over (and beside a busy
@@ -423,7 +427,7 @@ void settleAll() {
   // hand-over), at most spin_limit_ns.
   const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);
   const std::uint64_t now = nowNs();
-  const std::uint64_t spin = std::min((expected_end > now ? expected_end - now : 0) + 1'000,
+  const std::uint64_t spin = std::min((expected_end > now ? expected_end - now : 0) + kSettleSlackNs,
                                       r.spin_limit_ns.load(std::memory_order_relaxed));
   if (team::spinUntil(spin, done, noShare)) return;
   r.waiters.fetch_add(1, std::memory_order_seq_cst);

@@ -60,6 +60,20 @@ TEST(Sampler, TeamAndStealEstimates) {
   EXPECT_EQ(s.serialNs(), 1u) << "a measured 0 is still an estimate";
 }
 
+// One slow launch among fast ones (its thread lost the CPU) does not make the kernel slow;
+// two in a row do.
+TEST(Sampler, OneSlowLaunchAmongFastOnesIsNotSlow) {
+  Sampler s(kFast);
+  s.record(10, 10, 8);
+  s.record(Sampler::kStealNs, Sampler::kTeamSerialNs, 8);
+  EXPECT_FALSE(s.slow());
+  EXPECT_EQ(s.lastNs(), Sampler::kStealNs) << "the last launch's own duration";
+  s.record(Sampler::kStealNs, Sampler::kTeamSerialNs, 8);
+  EXPECT_TRUE(s.slow());
+  s.record(10, 10, 8);
+  EXPECT_FALSE(s.slow());
+}
+
 TEST(Sampler, FastThresholdIsAtLeastOneMicrosecond) {
   EXPECT_GE(Sampler::fastNs(), Sampler::kMinFastNs);
   EXPECT_EQ(Sampler::fastNs(), Sampler::fastNs()) << "measured once per process";
