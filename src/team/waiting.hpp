@@ -1,6 +1,6 @@
 // How hostkernel's threads wait for each other: spin for a bounded time, then park on a
-// futex. The team's workers and caller (team/team.cpp) and the background launch thread
-// (queue/background.cpp) wait this way.
+// futex. The team's workers and caller (team/team_waiting.cpp, team/team_internal.hpp)
+// and the background launch thread (queue/background.cpp) wait this way.
 //
 //   std::atomic<std::uint32_t> word{0};
 //   // waiter                                   // waker
