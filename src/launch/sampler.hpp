@@ -50,7 +50,7 @@ class Sampler {
   }
   // The launch took `wall_ns`; its work-groups took `serial_ns` of thread time (on the
   // team: the sum of each thread's time in its groups, so that waking the team, which
-  // can cost tens of µs here, never makes a kernel look slow). The estimate is the lesser
+  // can cost tens of µs, never makes a kernel look slow). The estimate is the lesser
   // of the last two launches' (the first launch's alone): a thread that lost its CPU for
   // one launch (another process, the application's own threads) must not send the next
   // launch of a short kernel to the team.

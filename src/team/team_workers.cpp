@@ -128,7 +128,7 @@ bool Team::start() {
   if (places_.empty()) {
     if (options_.pin != PinMode::None) {
       // Pinning needs the places before the threads exist: read the topology now (once;
-      // the price of asking for pinning, 5-30 ms on these VMs).
+      // the price of asking for pinning: hwloc loads the machine's topology).
       places_ = discoverPlaces(allowedCpus(), want, sched_getcpu());
       places_.resize(want);  // a team larger than the CPUs: unknown places, unpinned
       steal_order_ = stealOrder(places_);
@@ -141,8 +141,7 @@ bool Team::start() {
     }
   }
   // With two threads each has one victim: the order is the same whatever the topology,
-  // and reading it would only cost the first launches a CPU (measured: first run 2-9 ms
-  // instead of 0.1-1.4 ms on 2 vCPUs).
+  // and reading it would only take a CPU from the first launches.
   if (options_.pin == PinMode::None && want > 2 && discovery_ == Discovery::None)
     startDiscovery();
 
@@ -200,7 +199,7 @@ bool Team::start() {
   return true;
 }
 
-// The topology helper: hwloc_topology_load() takes 5-30 ms here (it also loads hwloc's
+// The topology helper: hwloc_topology_load() takes milliseconds (it also loads hwloc's
 // plugins), too long for the first team launch to wait for.
 void *Team::discoveryMain(void *arg) {
   Team *team = static_cast<Team *>(arg);
