@@ -64,10 +64,6 @@ int waitListState(cl_uint n, const cl_event *events, bool user_only) {
 
 }  // namespace
 
-bool hasIncompleteEvent(cl_uint num_events, const cl_event *events) {
-  return events && waitListState(num_events, events, false) == 0;
-}
-
 bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events) {
   return events && waitListState(num_events, events, true) == 0;
 }

@@ -36,10 +36,6 @@ Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool block
 // CL_INVALID_EVENT_WAIT_LIST: a NULL list with a nonzero count.
 bool waitListValid(cl_uint num_events, const cl_event *events);
 
-// True if the wait list holds an event that is not complete yet. Waiting for it could
-// block forever (it may hang on a user event, directly or through other commands), so
-// such a launch goes to PoCL's queue, which waits without blocking the caller.
-bool hasIncompleteEvent(cl_uint num_events, const cl_event *events);
 // True if the wait list holds an incomplete user event, or an incomplete command of a
 // blocked queue (one holding a command that waits for a user event).
 bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
