@@ -7,7 +7,7 @@ namespace hk::team {
 bool CpuMover::moveOff(int cpu) {
   if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
   const std::uint64_t now = nowNs();
-  if (now - last_move_ns_ < 1'000'000) return false;
+  if (last_move_ns_ && now - last_move_ns_ < min_interval_ns_) return false;
   last_move_ns_ = now;
   cpu_set_t allowed;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;

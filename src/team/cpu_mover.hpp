@@ -17,17 +17,21 @@ namespace hk::team {
 
 class CpuMover {
  public:
+  // Moves at most once per `min_interval_ns` (a millisecond: each move costs a migration).
+  explicit CpuMover(std::uint64_t min_interval_ns = 1'000'000) : min_interval_ns_(min_interval_ns) {}
+
   // Moves the calling thread off `cpu` onto its other allowed CPUs, then allows it all of
   // them again. The allowed CPUs are read at each move, never remembered: the application
   // may pin its threads (hostkernel's too) at any time, and a move must not undo that.
-  // At most once a millisecond (each move costs a migration); false when it did not move:
-  // too soon, no other allowed CPU, the affinity not readable or not changeable.
+  // At most once per interval; false when it did not move: too soon, no other allowed
+  // CPU, the affinity not readable or not changeable.
   bool moveOff(int cpu);
 
   // How many moves were made.
   std::uint64_t moves() const { return moves_; }
 
  private:
+  std::uint64_t min_interval_ns_;
   std::uint64_t last_move_ns_ = 0;
   std::uint64_t moves_ = 0;
 };
