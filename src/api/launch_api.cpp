@@ -191,19 +191,19 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
     verdict = launch::decide(*k, target, launch::LaunchRequest::from(dim, offset, global, local),
                              ts.stackRoom(), plan);
     if (k->device != q->device) k->device = q->device;  // prepared for it, or failed on it
-    switch (verdict.path) {
-      case launch::Verdict::Path::Queue:
+    switch (verdict.route) {
+      case launch::Verdict::Route::Queue:
         if (verdict.fitted_local)
           return launchOnQueue(k, q, verdict.reason, queue, kernel, dim, offset, global,
                                local ? local : verdict.local, nwait, waits, event);
         return toQueue(verdict.reason);
-      case launch::Verdict::Path::OutOfResources: return CL_OUT_OF_RESOURCES;
-      case launch::Verdict::Path::Specialize:
-      case launch::Verdict::Path::Background:
-      case launch::Verdict::Path::Direct: break;
+      case launch::Verdict::Route::OutOfResources: return CL_OUT_OF_RESOURCES;
+      case launch::Verdict::Route::Specialize:
+      case launch::Verdict::Route::Background:
+      case launch::Verdict::Route::Direct: break;
     }
   }
-  if (verdict.path == launch::Verdict::Path::Specialize)
+  if (verdict.route == launch::Verdict::Route::Specialize)
     return specializeOnQueue(*k, *q, plan, queue, kernel, dim, offset, global, nwait, waits,
                              event);
   if (nwait) {
@@ -212,7 +212,7 @@ cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
       return toQueue(HK_REASON_INVALID_LAUNCH);
   }
   if (!q->idle() && (err = hk::queue::drainQueue(*q)) != CL_SUCCESS) return err;
-  if (verdict.path == launch::Verdict::Path::Background &&
+  if (verdict.route == launch::Verdict::Route::Background &&
       hk::queue::startInBackground(*k, plan, *q, event, &err))
     return err;
   if (event) times.start = hk::queue::profilingClock();

@@ -13,7 +13,7 @@
 namespace hk::launch {
 namespace {
 
-Verdict toQueue(hk_reason why) { return Verdict{Verdict::Path::Queue, why}; }
+Verdict toQueue(hk_reason why) { return Verdict{Verdict::Route::Queue, why}; }
 
 // Sets what execute() must do after the launch (LaunchableKernel::after_launch), before
 // the kernel's first direct launch; written only when it changes, as the fast path of
@@ -76,7 +76,7 @@ Verdict toPoclWorkers(const kernel::Kernel &k, const DeviceLimits &limits,
          (unsigned long long)(pocl_plan.pc.local_size[0] * pocl_plan.pc.local_size[1] *
                               pocl_plan.pc.local_size[2]),
          pocl_plan.stack_kib);
-    return Verdict{Verdict::Path::OutOfResources, HK_REASON_STACK};
+    return Verdict{Verdict::Route::OutOfResources, HK_REASON_STACK};
   }
   Verdict v = toQueue(HK_REASON_STACK);
   v.fitted_local = true;
@@ -126,7 +126,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
       may_background ? config().background_us * 1000 : UINT64_MAX;
   if (k.background_ns.load(std::memory_order_relaxed) != background_ns)
     k.background_ns.store(background_ns, std::memory_order_relaxed);
-  if (specialize) return Verdict{Verdict::Path::Specialize};
+  if (specialize) return Verdict{Verdict::Route::Specialize};
   // A kernel whose launches take long keeps taking this path: each of its launches goes to
   // the background (the fast path runs launches before their calls return). Not from the
   // measure of a kernel object's first direct launch alone, which pays for what the first
@@ -135,10 +135,10 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
                             k.counts.by_path[HK_PATH_TEAM].load(std::memory_order_relaxed);
   if (ran >= 2 && k.sampler.lastNs() >= background_ns &&
       k.background_pause.load(std::memory_order_relaxed) == 0)
-    return Verdict{Verdict::Path::Background};
+    return Verdict{Verdict::Route::Background};
   // Until its unchecked variant is settled, a native kernel's launches come here.
   if (k.variantsSettled()) k.fast.store(true, std::memory_order_release);
-  return Verdict{Verdict::Path::Direct};
+  return Verdict{Verdict::Route::Direct};
 }
 
 bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,

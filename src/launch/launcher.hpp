@@ -22,7 +22,7 @@
 //   MutexLock lock(k.mutex);
 //   Verdict v = decide(k, target, request, ts.stackRoom(), plan);
 //   lock.unlock();
-//   if (v.path == Verdict::Path::Direct) err = execute(k, plan, ts);
+//   if (v.route == Verdict::Route::Direct) err = execute(k, plan, ts);
 #pragma once
 
 #include <CL/cl.h>
@@ -59,11 +59,13 @@ struct LaunchTarget {
   BackgroundUse background = BackgroundUse::None;  // whether it may run in the background
 };
 
+// Where decide() sends a launch: its route. Not the path it takes (hk_path: inline, team
+// or PoCL's queue), which execute() chooses for a direct launch and counts.
 struct Verdict {
-  enum class Path : std::uint8_t { Direct, Background, Queue, Specialize, OutOfResources };
-  Path path = Path::Direct;
+  enum class Route : std::uint8_t { Direct, Background, Queue, Specialize, OutOfResources };
+  Route route = Route::Direct;
   hk_reason reason = HK_REASON_NONE;
-  // Path::Queue with HK_REASON_STACK: the local size whose group fits PoCL's workers.
+  // Route::Queue with HK_REASON_STACK: the local size whose group fits PoCL's workers.
   bool fitted_local = false;
   std::size_t local[3] = {1, 1, 1};
 };

@@ -1,5 +1,5 @@
 // Launches that run while their caller goes on. A direct launch of a kernel whose launches
-// take long (launch::decide gives Verdict::Path::Background) is handed to hostkernel's
+// take long (launch::decide gives Verdict::Route::Background) is handed to hostkernel's
 // background launch thread, which runs it as the caller would have (launch::execute:
 // inline, or on the team with the background thread as the team's caller), and the
 // enqueue returns at once: the caller's own work between its commands overlaps the
@@ -22,7 +22,7 @@
 // PoCL's own waits (clWaitForEvents, a command of PoCL's queue that waits for it) need
 // nothing from hostkernel.
 //
-//   if (verdict.path == Verdict::Path::Background &&
+//   if (verdict.route == Verdict::Route::Background &&
 //       queue::startInBackground(k, plan, q, event, &err))
 //     return err;                                  // running; the caller goes on
 //   err = launch::execute(k, plan, threadState());  // not taken: run it now
