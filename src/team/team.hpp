@@ -115,8 +115,8 @@ class Team {
 
  private:
   struct Slot;
-  struct Registry;
-  friend struct Registry;
+  struct LiveTeams;
+  friend struct LiveTeams;
 
   enum class Discovery { None, Running, Installed };
   bool start();

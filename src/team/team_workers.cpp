@@ -22,10 +22,10 @@
 namespace hk::team {
 
 // ---------------------------------------------------------------------------------------
-// Registry of live teams, for the fork handlers. A spin lock (not a mutex): the child
+// The live teams, for the fork handlers. A spin lock (not a mutex): the child
 // handler re-initialises it without caring which thread held it.
 
-struct Team::Registry {
+struct Team::LiveTeams {
   static inline std::atomic<bool> lock{false};
   static inline Team *head = nullptr;
   static inline pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -104,12 +104,12 @@ bool Team::onTeamThread() { return kernel::threadState().team_id != 0; }
 Team::Team(const TeamOptions &options) : options_(options) {
   if (options_.threads == 0) options_.threads = 1;
   size_.store(options_.threads, std::memory_order_relaxed);
-  Registry::add(this);
+  LiveTeams::add(this);
 }
 
 Team::~Team() {
   shutdown();
-  Registry::remove(this);
+  LiveTeams::remove(this);
 }
 
 // ---------------------------------------------------------------------------------------
