@@ -162,7 +162,7 @@ void ForeignTeam::noteJoin(std::uint64_t start_ns, std::uint64_t all_done_ns,
   if (++late_in_row_ < 2) return;
   pause_ns_ = pause_ns_ ? std::min(pause_ns_ * 2, kLongestPauseNs) : kFirstPauseNs;
   slow_until_ns_.store(now + pause_ns_, std::memory_order_relaxed);
-  strikes_.fetch_add(1, std::memory_order_relaxed);
+  slow_periods_.fetch_add(1, std::memory_order_relaxed);
   logf(LogLevel::Debug, "team: the application's threads joined %llu us after the last group "
        "twice in a row; the own workers run its jobs for %llu ms",
        (unsigned long long)((now - all_done_ns) / 1000), (unsigned long long)(pause_ns_ / 1'000'000));

@@ -58,7 +58,7 @@ class ForeignTeam {
   bool slow() const;
   bool slow(std::uint64_t now_ns) const;  // the same, with hk::nowNs() read by the caller
   // Jobs that made slow() true, since the team was made.
-  std::uint64_t slowJoins() const { return strikes_.load(std::memory_order_relaxed); }
+  std::uint64_t slowJoins() const { return slow_periods_.load(std::memory_order_relaxed); }
 
   // What the parallel-for runs: task(run, i) runs task i of the job run() published. A
   // parallel-for that knows it (OpenMP's, team/openmp_runtime.cpp) calls it directly.
@@ -99,7 +99,7 @@ class ForeignTeam {
   std::uint64_t pause_ns_ = 0;                   // the last slow() period (busy_ held)
   unsigned late_in_row_ = 0;                     // late jobs since the last prompt one
   std::atomic<std::uint64_t> slow_until_ns_{0};
-  std::atomic<std::uint64_t> strikes_{0};
+  std::atomic<std::uint64_t> slow_periods_{0};  // how many slow() periods began (slowJoins())
 };
 
 }  // namespace hk::team

@@ -48,10 +48,10 @@ TeamChoice::Picked TeamChoice::pick(std::uint64_t now_ns) {
     // kHurtsInRow such cycles in a row: fewer are as likely a time slice lost to another
     // process, or the application pausing and the workers parking meanwhile.
     const bool hurts = current == Pick::Own && baseline_ns_ && cycle > kOwnHurts * baseline_ns_;
-    hurts_ = hurts ? hurts_ + 1 : 0;
-    hurt_ns_ = hurts ? std::min(hurt_ns_, cycle) : UINT64_MAX;  // the shortest of the row
-    const bool own_hurts = hurts_ >= kHurtsInRow;
-    const std::uint64_t hurt_ns = hurt_ns_;
+    own_slow_cycles_ = hurts ? own_slow_cycles_ + 1 : 0;
+    own_slow_shortest_ns_ = hurts ? std::min(own_slow_shortest_ns_, cycle) : UINT64_MAX;  // the shortest of the row
+    const bool own_hurts = own_slow_cycles_ >= kHurtsInRow;
+    const std::uint64_t hurt_ns = own_slow_shortest_ns_;
     cycles_[count_++] = cycle;
     if (trial_) {
       losses_ += cycle >= winBelow(baseline_ns_);
@@ -80,8 +80,8 @@ void TeamChoice::startTrial(std::uint64_t baseline_ns) {
   baseline_ns_ = baseline_ns;
   trial_ = true;
   losses_ = 0;
-  hurt_ns_ = UINT64_MAX;
-  hurts_ = 0;
+  own_slow_shortest_ns_ = UINT64_MAX;
+  own_slow_cycles_ = 0;
   count_ = 0;
   skip_ = kSkip;
   trials_.fetch_add(1, std::memory_order_relaxed);
@@ -94,8 +94,8 @@ void TeamChoice::endTrial(std::uint64_t now_ns, bool won, std::uint64_t median_n
   trial_ = false;
   count_ = 0;
   skip_ = kSkip;
-  hurt_ns_ = UINT64_MAX;
-  hurts_ = 0;
+  own_slow_shortest_ns_ = UINT64_MAX;
+  own_slow_cycles_ = 0;
   won = won && median_ns < winBelow(baseline_ns_);
   logf(LogLevel::Debug, "team: trial of %s %s (%s %llu ns against %llu ns)",
        tried == Pick::Own ? "the own workers" : "OpenMP's threads", won ? "won" : "lost",

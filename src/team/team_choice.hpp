@@ -73,8 +73,10 @@ class TeamChoice {
   unsigned skip_ = kSkip;
   unsigned count_ = 0;
   unsigned losses_ = 0;  // trial cycles no faster than the win needs
-  unsigned hurts_ = 0;                  // cycles that hurt in a row, up to now
-  std::uint64_t hurt_ns_ = UINT64_MAX;  // the shortest of them
+  // Cycles in a row on the own workers slower than kOwnHurts times the baseline, up to now,
+  // and the shortest of them.
+  unsigned own_slow_cycles_ = 0;
+  std::uint64_t own_slow_shortest_ns_ = UINT64_MAX;
   std::array<std::uint64_t, kWindow> cycles_{};
   std::atomic<std::uint64_t> trials_{0}, switches_{0};
 };
