@@ -149,8 +149,10 @@ class Kernel {
   Prep prep_ GUARDED_BY(mutex) = Prep::NotYet;
   cl_device_id device_ GUARDED_BY(mutex) = nullptr;  // prepared for
   std::shared_ptr<program::ProgramImage> program_image_ GUARDED_BY(mutex);
-  bool launched_before_ GUARDED_BY(mutex) = false;  // a launch was planned: the next one builds the variant
-  bool variant_asked_ GUARDED_BY(mutex) = false;    // fitImage sent a launch to PoCL's queue for its function
+  // A launch was planned: the next one builds the variant.
+  bool launched_before_ GUARDED_BY(mutex) = false;
+  // fitImage sent a launch to PoCL's queue for its function.
+  bool variant_asked_ GUARDED_BY(mutex) = false;
   bool sent_to_queue_ GUARDED_BY(mutex) = false;    // a launch went to PoCL's queue while preparing
   bool waited_for_function_ GUARDED_BY(mutex) = false;  // fitImage waited for PoCL to compile it
   Unchecked unchecked_state_ = Unchecked::NotYet;

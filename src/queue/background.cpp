@@ -427,8 +427,9 @@ void settleAll() {
   // hand-over), at most spin_limit_ns.
   const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);
   const std::uint64_t now = nowNs();
-  const std::uint64_t spin = std::min((expected_end > now ? expected_end - now : 0) + kSettleSlackNs,
-                                      r.spin_limit_ns.load(std::memory_order_relaxed));
+  const std::uint64_t spin =
+      std::min((expected_end > now ? expected_end - now : 0) + kSettleSlackNs,
+               r.spin_limit_ns.load(std::memory_order_relaxed));
   if (team::spinUntil(spin, done, noShare)) return;
   r.waiters.fetch_add(1, std::memory_order_seq_cst);
   for (std::uint32_t d; d = r.done.load(std::memory_order_seq_cst), !done();)

@@ -46,7 +46,8 @@ struct Queue {
   // queue could then block forever, so commands go to PoCL until it has drained.
   std::atomic<bool> blocked{false};
   Mutex blockers_mutex;
-  std::vector<cl_event> blockers GUARDED_BY(blockers_mutex);  // the user events behind `blocked` (retained)
+  // The user events behind `blocked` (retained).
+  std::vector<cl_event> blockers GUARDED_BY(blockers_mutex);
 
   // Clears `blocked` once every user event behind it has completed.
   bool stillBlocked();

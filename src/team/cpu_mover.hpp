@@ -18,7 +18,8 @@ namespace hk::team {
 class CpuMover {
  public:
   // Moves at most once per `min_interval_ns` (a millisecond: each move costs a migration).
-  explicit CpuMover(std::uint64_t min_interval_ns = 1'000'000) : min_interval_ns_(min_interval_ns) {}
+  explicit CpuMover(std::uint64_t min_interval_ns = 1'000'000)
+      : min_interval_ns_(min_interval_ns) {}
 
   // Moves the calling thread off `cpu` onto its other allowed CPUs, then allows it all of
   // them again. The allowed CPUs are read at each move, never remembered: the application

@@ -49,7 +49,8 @@ TeamChoice::Picked TeamChoice::pick(std::uint64_t now_ns) {
     // process, or the application pausing and the workers parking meanwhile.
     const bool hurts = current == Pick::Own && baseline_ns_ && cycle > kOwnHurts * baseline_ns_;
     own_slow_cycles_ = hurts ? own_slow_cycles_ + 1 : 0;
-    own_slow_shortest_ns_ = hurts ? std::min(own_slow_shortest_ns_, cycle) : UINT64_MAX;  // the shortest of the row
+    // The shortest of the row.
+    own_slow_shortest_ns_ = hurts ? std::min(own_slow_shortest_ns_, cycle) : UINT64_MAX;
     const bool own_hurts = own_slow_cycles_ >= kHurtsInRow;
     const std::uint64_t hurt_ns = own_slow_shortest_ns_;
     cycles_[count_++] = cycle;
