@@ -19,9 +19,11 @@
 //                  then Kernel::finishSpecializing;
 //   OutOfResources no thread here has the stack for one work-group.
 //
-//   MutexLock lock(k.mutex);
-//   Verdict v = decide(k, target, request, ts.stackRoom(), plan);
-//   lock.unlock();
+//   Verdict v;
+//   {
+//     MutexLock lock(k.mutex);
+//     v = decide(k, target, request, ts.stackRoom(), plan);
+//   }
 //   if (v.route == Verdict::Route::Direct) err = execute(k, plan, ts);
 #pragma once
 
