@@ -2,7 +2,7 @@
 // (Boost.Compute, CLBlast): the program's loaded code lives as long as the cl_program, so
 // a new kernel object finds it without a file read or a dlopen, and the rule "a kernel
 // used once compiles once" counts per program, so such a library launches directly from
-// its second call. Run with the default HOSTKERNEL_FIRST_LAUNCH=queue (kernel_per_call.cmake).
+// its second call. Runs with the default, HOSTKERNEL_FIRST_LAUNCH=queue.
 #include <hostkernel/hostkernel.h>
 
 #include <gtest/gtest.h>

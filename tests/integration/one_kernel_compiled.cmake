@@ -1,11 +1,10 @@
 # A program's kernels compiled one by one (docs/first-launch.md, "One kernel compiled"):
-# with a private, empty PoCL kernel cache that the test reads, and the first launch going
-# to PoCL's queue as by default.
+# with a private, empty PoCL kernel cache that the test reads.
 set(HK_TEST_ONE_KERNEL_POCL_CACHE ${CMAKE_BINARY_DIR}/test-one-kernel-pocl-cache)
 add_test(NAME integration.one_kernel_compiled.clean
          COMMAND ${CMAKE_COMMAND} -E rm -rf ${HK_TEST_ONE_KERNEL_POCL_CACHE})
 set_tests_properties(integration.one_kernel_compiled.clean PROPERTIES
                      FIXTURES_SETUP hk_one_kernel_clean)
 set_tests_properties(integration.one_kernel_compiled_test PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue;POCL_CACHE_DIR=${HK_TEST_ONE_KERNEL_POCL_CACHE};ASAN_OPTIONS=fast_unwind_on_malloc=0"
+  ENVIRONMENT "POCL_CACHE_DIR=${HK_TEST_ONE_KERNEL_POCL_CACHE};ASAN_OPTIONS=fast_unwind_on_malloc=0"
   FIXTURES_REQUIRED hk_one_kernel_clean)

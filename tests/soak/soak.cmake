@@ -7,7 +7,4 @@ add_executable(hk_soak ${CMAKE_CURRENT_LIST_DIR}/soak.cpp)
 target_link_libraries(hk_soak PRIVATE hostkernel OpenCL::OpenCL Threads::Threads)
 
 add_test(NAME soak.short COMMAND hk_soak --launches 20000 --threads 4)
-# With the production default for launches in the background: soak waits for each launch
-# (hkFinish) before it checks the result.
-set_tests_properties(soak.short PROPERTIES LABELS soak TIMEOUT 900
-                     ENVIRONMENT HOSTKERNEL_BACKGROUND_US=5)
+set_tests_properties(soak.short PROPERTIES LABELS soak TIMEOUT 900)

@@ -1,12 +1,10 @@
 # tests/unit/first_launch_test.cpp with first launches on PoCL's queue, as by default; once
 # more with a persistent cache of its own, and once for the report's line per kernel.
-set_tests_properties(unit.first_launch_test PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue")
 set(hk_first_launch_cache ${CMAKE_CURRENT_BINARY_DIR}/first_launch_cache)
 add_test(NAME unit.first_launch_test.warm_cache
          COMMAND first_launch_test --gtest_filter=WarmCache.*)
 set_tests_properties(unit.first_launch_test.warm_cache PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue;HOSTKERNEL_CACHE_DIR=${hk_first_launch_cache}"
+  ENVIRONMENT "HOSTKERNEL_CACHE_DIR=${hk_first_launch_cache}"
   FAIL_REGULAR_EXPRESSION "SKIPPED")
 # The threads' test once more as a target of its own, named so that the TSan build runs
 # it (scripts/test-sanitizers.sh builds the targets of the tests it runs).
@@ -17,12 +15,10 @@ target_link_libraries(first_launch_concurrency_test PRIVATE hostkernel_core GTes
                       GTest::gtest_main)
 add_test(NAME unit.first_launch_concurrency_test
          COMMAND first_launch_concurrency_test --gtest_filter=FirstLaunch.Concurrent*)
-set_tests_properties(unit.first_launch_concurrency_test PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue")
 add_test(NAME unit.first_launch_test.report
          COMMAND first_launch_test --gtest_filter=FirstLaunch.KernelLaunchedOnce*)
 set_tests_properties(unit.first_launch_test.report PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_FIRST_LAUNCH=queue;HOSTKERNEL_REPORT=1"
+  ENVIRONMENT "HOSTKERNEL_REPORT=1"
   PASS_REGULAR_EXPRESSION "queue: 1 x while the kernel was being prepared")
 # Its programs are new to PoCL, whose work-group function compiles on PoCL's own threads
 # then lose the leak lsan.supp names (pocl_check_kernel_disk_cache); the fast unwinder

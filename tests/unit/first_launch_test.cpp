@@ -1,4 +1,5 @@
-// A kernel's first launch with HOSTKERNEL_FIRST_LAUNCH=queue (docs/first-launch.md): when
+// A kernel's first launch with the default HOSTKERNEL_FIRST_LAUNCH=queue
+// (docs/first-launch.md): when
 // neither an earlier launch nor the persistent cache has prepared its program, it goes to
 // PoCL's queue (HK_REASON_FIRST_LAUNCH), which compiles the kernel's function for its
 // geometry, and PoCL's binary query, which compiles every kernel's generic work-group
@@ -6,8 +7,8 @@
 // launch whose geometry no compiled function accepts makes the binary query. The queries
 // are counted through a wrapped dispatch table (next()), not by timing.
 //
-// tests/unit/first_launch.cmake runs this with HOSTKERNEL_FIRST_LAUNCH=queue, and once
-// more with a persistent cache directory for WarmCache.*.
+// Each run starts with an empty persistent cache of its own (tests/CMakeLists.txt);
+// tests/unit/first_launch.cmake runs WarmCache.* once more with a cache kept across runs.
 #include <CL/cl.h>
 #include <gtest/gtest.h>
 #include <hostkernel/hostkernel.h>
