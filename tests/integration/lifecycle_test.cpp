@@ -1,11 +1,12 @@
 // Object lifetimes and ordering through the hk* C API.
 //
-// Lifecycle: programs (from binaries, some from source), kernels (created, created in
-// bulk, cloned), buffers (plain, COPY_HOST_PTR, USE_HOST_PTR, sub-buffers), queues and
-// contexts are created and released in a loop, so new objects keep reusing the
-// addresses of released ones; any state hostkernel cached for a released object (a
-// work-group function, a device pointer, a host pointer, argument values) shows up as a
-// wrong result. Every launch must still take the inline path.
+// Lifecycle: programs (from binaries or from source), kernels (created, created in bulk,
+// cloned), buffers (plain, COPY_HOST_PTR, USE_HOST_PTR, sub-buffers), queues and contexts
+// are created and released round after round, one test per way of making them (its name
+// says which, e.g. Lifecycle/Objects.NeverSeeStaleState/PoclCalls_Source_Clone_...), so
+// new objects keep reusing the addresses of released ones; any state hostkernel cached for
+// a released object (a work-group function, a device pointer, a host pointer, argument
+// values) shows up as a wrong result. Every launch must still run directly.
 //
 // Ordering: direct launches mixed with non-blocking PoCL commands (write, copy, map/unmap,
 // read) on in-order queues (implicit order) and out-of-order queues (events in wait lists).
@@ -30,6 +31,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -158,15 +160,65 @@ std::string KernelName(cl_kernel k) {
   return name;
 }
 
-TEST(Lifecycle, ObjectsCreatedAndReleasedInALoopNeverSeeStaleState) {
-  constexpr int kIterations = 300;
-  constexpr int kSentinel = -555;
-  cl_device_id device = CpuDevice();
-  cl_context ctx = nullptr;
-  const auto start = Clock::now();
-  std::vector<unsigned char> binaries[2];
-  cl_ulong inline_launches = 0;
-  {
+// One way of making and releasing the objects of a lifecycle round; the test's name says
+// it, e.g. Lifecycle/Objects.NeverSeeStaleState/HkCalls_Binary_Clone_ProgramReleasedFirst.
+enum class KernelMade { Create, AllInProgram, Clone };
+struct Recipe {
+  bool hk_calls;         // queue and program made through hostkernel's create calls, else
+                         // through PoCL's (hostkernel then meets them first at a launch)
+  bool from_source;      // program compiled from source, else created from a binary
+  KernelMade kernel;     // hkCreateKernel, hkCreateKernelsInProgram or hkCloneKernel
+  bool program_first;    // program released while its kernel is still alive
+};
+
+std::string RecipeName(const Recipe &r) {
+  static const char *kKernel[] = {"Create", "AllInProgram", "Clone"};
+  return std::string(r.hk_calls ? "HkCalls" : "PoclCalls") +
+         (r.from_source ? "_Source_" : "_Binary_") + kKernel[static_cast<int>(r.kernel)] +
+         (r.program_first ? "_ProgramReleasedFirst" : "_KernelReleasedFirst");
+}
+
+void PrintTo(const Recipe &r, std::ostream *os) { *os << RecipeName(r); }
+
+// What changes from round to round within one recipe: the program (the two sources
+// alternate, so stale code computes the other formula), the storage and geometry.
+struct Round {
+  int index;
+  int which;                // kOpSources[which]
+  bool aligned;             // USE_HOST_PTR storage page-aligned, else a plain heap block
+  bool local_64;            // local size 64, else NULL
+  bool sub_buffer_first;    // the sub-buffer released before its parent
+  size_t n;                 // work-items and ints per buffer
+  size_t origin;            // the sub-buffer's offset in its parent, in bytes
+
+  explicit Round(int r)
+      : index(r), which(r % 2), aligned((r / 2) % 2 == 0), local_64((r / 4) % 2 == 1),
+        sub_buffer_first(which == (aligned ? 1 : 0)), n(64 * (1 + r % 5)),
+        origin((r % 4) * 128) {}  // CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits
+
+  std::string Describe() const {
+    return "round " + std::to_string(index) + ": program " + std::to_string(which) +
+           (aligned ? ", page-aligned" : ", heap") + " host storage, local size " +
+           (local_64 ? "64" : "NULL") +
+           (sub_buffer_first ? ", sub-buffer released first, " : ", parent released first, ") +
+           std::to_string(n) + " items, sub-buffer at byte " + std::to_string(origin);
+  }
+};
+
+// Lifecycle: every recipe runs kRounds rounds in a context of its own. Each round makes a
+// queue, a program, its kernel and five buffers, launches twice and releases everything,
+// so new objects keep reusing the addresses of released ones, across rounds and across
+// recipes; any state hostkernel cached for a released object (a work-group function, a
+// device pointer, a host pointer, argument values) shows up as a wrong result. Every
+// launch must run directly.
+class Objects : public ::testing::TestWithParam<Recipe> {
+ protected:
+  static constexpr int kRounds = 8;  // every (program, storage, local size) once
+  static constexpr int kSentinel = -555;
+
+  // The two programs' binaries, built once in a context that is gone before any round.
+  static void SetUpTestSuite() {
+    cl_device_id device = CpuDevice();
     cl_int err = CL_SUCCESS;
     cl_context c0 = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
@@ -175,183 +227,205 @@ TEST(Lifecycle, ObjectsCreatedAndReleasedInALoopNeverSeeStaleState) {
       size_t size = 0;
       ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
                 CL_SUCCESS);
-      binaries[w].resize(size);
-      unsigned char *dst = binaries[w].data();
+      binaries_[w].resize(size);
+      unsigned char *dst = binaries_[w].data();
       ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof dst, &dst, nullptr),
                 CL_SUCCESS);
       hkReleaseProgram(p);
     }
     hkReleaseContext(c0);
   }
-  for (int it = 0; it < kIterations; ++it) {
-    SCOPED_TRACE("iteration " + std::to_string(it));
+
+  void SetUp() override {
+    device_ = CpuDevice();
     cl_int err = CL_SUCCESS;
-    if (it % 25 == 0) {  // a new context now and then: everything cached per context dies
-      if (ctx) { ASSERT_EQ(hkReleaseContext(ctx), CL_SUCCESS); }
-      ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-      ASSERT_EQ(err, CL_SUCCESS);
-    }
-    // Queues and programs are made through hostkernel's create calls on half of the
-    // iterations and through PoCL's directly on the others (hostkernel meets them first at
-    // a launch).
-    const bool hk_create = (it / 2) % 2 == 1;
-    cl_command_queue q =
-        hk_create ? hkCreateCommandQueueWithProperties(ctx, device, nullptr, &err)
-                  : clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
+  }
+  void TearDown() override {
+    if (ctx_) { EXPECT_EQ(hkReleaseContext(ctx_), CL_SUCCESS); }
+  }
 
-    // Programs alternate between the two sources. Most are created from the binaries
-    // (fast); every 30th is compiled from source, as most applications do.
-    const int which = it % 2;
+  cl_program MakeProgram(const Recipe &recipe, int which) {
+    cl_int err = CL_SUCCESS;
     cl_program prog = nullptr;
-    if (it % 30 < 2) {
-      if (hk_create) {
-        prog = hkCreateProgramWithSource(ctx, 1, &kOpSources[which], nullptr, &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        ASSERT_EQ(hkBuildProgram(prog, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
-      } else {
-        prog = Build(ctx, device, kOpSources[which]);
-      }
-    } else {
-      const unsigned char *bin = binaries[which].data();
-      const size_t size = binaries[which].size();
-      cl_int status = CL_SUCCESS;
-      prog = hk_create
-                 ? hkCreateProgramWithBinary(ctx, 1, &device, &size, &bin, &status, &err)
-                 : clCreateProgramWithBinary(ctx, 1, &device, &size, &bin, &status, &err);
-      ASSERT_EQ(err, CL_SUCCESS);
-      ASSERT_EQ(hk_create ? hkBuildProgram(prog, 1, &device, "", nullptr, nullptr)
-                          : clBuildProgram(prog, 1, &device, "", nullptr, nullptr),
-                CL_SUCCESS);
+    if (recipe.from_source) {
+      if (!recipe.hk_calls) return Build(ctx_, device_, kOpSources[which]);
+      prog = hkCreateProgramWithSource(ctx_, 1, &kOpSources[which], nullptr, &err);
+      EXPECT_EQ(err, CL_SUCCESS);
+      EXPECT_EQ(hkBuildProgram(prog, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
+      return prog;
     }
+    const unsigned char *bin = binaries_[which].data();
+    const size_t size = binaries_[which].size();
+    cl_int status = CL_SUCCESS;
+    prog = recipe.hk_calls
+               ? hkCreateProgramWithBinary(ctx_, 1, &device_, &size, &bin, &status, &err)
+               : clCreateProgramWithBinary(ctx_, 1, &device_, &size, &bin, &status, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    EXPECT_EQ(recipe.hk_calls ? hkBuildProgram(prog, 1, &device_, "", nullptr, nullptr)
+                              : clBuildProgram(prog, 1, &device_, "", nullptr, nullptr),
+              CL_SUCCESS);
+    return prog;
+  }
 
-    // The kernel, made in one of three ways.
-    cl_kernel k = nullptr;
-    cl_kernel extra = nullptr;  // released at the end too
-    switch (it % 3) {
-      case 0:
-        k = hkCreateKernel(prog, "op", &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        break;
-      case 1: {
+  // The kernel `op`, and in `extra` any other kernel object the recipe made.
+  cl_kernel MakeKernel(KernelMade how, cl_program prog, cl_kernel *extra) {
+    cl_int err = CL_SUCCESS;
+    *extra = nullptr;
+    switch (how) {
+      case KernelMade::Create: {
+        cl_kernel k = hkCreateKernel(prog, "op", &err);
+        EXPECT_EQ(err, CL_SUCCESS);
+        return k;
+      }
+      case KernelMade::AllInProgram: {
         cl_kernel ks[2] = {};
         cl_uint n = 0;
-        ASSERT_EQ(hkCreateKernelsInProgram(prog, 2, ks, &n), CL_SUCCESS);
-        ASSERT_EQ(n, 2u);
-        k = KernelName(ks[0]) == "op" ? ks[0] : ks[1];
-        extra = k == ks[0] ? ks[1] : ks[0];
-        break;
+        EXPECT_EQ(hkCreateKernelsInProgram(prog, 2, ks, &n), CL_SUCCESS);
+        EXPECT_EQ(n, 2u);
+        const bool op_first = KernelName(ks[0]) == "op";
+        *extra = op_first ? ks[1] : ks[0];
+        return op_first ? ks[0] : ks[1];
       }
-      case 2: {
+      case KernelMade::Clone: {
         cl_kernel original = hkCreateKernel(prog, "op", &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        k = hkCloneKernel(original, &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        ASSERT_EQ(hkReleaseKernel(original), CL_SUCCESS);  // the clone lives on
-        break;
+        EXPECT_EQ(err, CL_SUCCESS);
+        cl_kernel k = hkCloneKernel(original, &err);
+        EXPECT_EQ(err, CL_SUCCESS);
+        EXPECT_EQ(hkReleaseKernel(original), CL_SUCCESS);  // the clone lives on
+        return k;
       }
     }
-    // Every fourth iteration the program is released while its kernel is still alive.
-    const bool early_program_release = it % 4 == 1;
-    if (early_program_release) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
-
-    const size_t n = 64 * (1 + it % 5);
-    const size_t bytes = n * sizeof(int);
-    std::vector<int> ha(n);
-    for (size_t j = 0; j < n; ++j) ha[j] = it * 7 + int(j);
-    // USE_HOST_PTR storage: page-aligned or a plain heap block, new every iteration.
-    const bool aligned = it % 2 == 0;
-    int *hb = aligned ? static_cast<int *>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))
-                      : static_cast<int *>(std::malloc(bytes));
-    ASSERT_NE(hb, nullptr);
-    for (size_t j = 0; j < n; ++j) hb[j] = int(j) * 3 - it;
-
-    cl_mem a = hkCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, ha.data(),
-                              &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    cl_mem b = hkCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, hb, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    cl_mem c = hkCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    const size_t pad = 4 * 128 / sizeof(int);  // room for origins 0..384 bytes
-    std::vector<int> hp(n + pad, kSentinel);
-    cl_mem parent = hkCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                   hp.size() * sizeof(int), hp.data(), &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    const size_t origin = (it % 4) * 128;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits
-    cl_buffer_region region{origin, bytes};
-    cl_mem sub = hkCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                   &region, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-
-    const size_t local = 64;
-    const size_t *local_ptr = it % 2 ? &local : nullptr;
-    auto run_and_check = [&](cl_mem first, const int *hfirst, cl_mem second,
-                             const int *hsecond, int kval) {
-      ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &first), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(k, 1, sizeof(cl_mem), &second), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(k, 2, sizeof(cl_mem), &c), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(k, 3, sizeof(cl_mem), &sub), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(k, 4, sizeof(int), &kval), CL_SUCCESS);
-      ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &n, local_ptr, 0, nullptr, nullptr),
-                CL_SUCCESS);
-      std::vector<int> hc(n, 0), hpar(n + pad, 0);
-      ASSERT_EQ(hkEnqueueReadBuffer(q, c, CL_FALSE, 0, bytes, hc.data(), 0, nullptr, nullptr),
-                CL_SUCCESS);
-      ASSERT_EQ(hkEnqueueReadBuffer(q, parent, CL_TRUE, 0, hpar.size() * sizeof(int),
-                                    hpar.data(), 0, nullptr, nullptr),
-                CL_SUCCESS);
-      const size_t first_sub = origin / sizeof(int);
-      for (size_t j = 0; j < n; ++j) {
-        const int v = Expected(which, hfirst[j], hsecond[j], kval);
-        ASSERT_EQ(hc[j], v) << "c[" << j << "] (program " << which << ")";
-        ASSERT_EQ(hpar[first_sub + j], ExpectedSub(which, v)) << "sub-buffer element " << j;
-      }
-      for (size_t j = 0; j < hpar.size(); ++j)
-        if (j < first_sub || j >= first_sub + n) {
-          ASSERT_EQ(hpar[j], kSentinel) << "parent element " << j << " outside the sub-buffer";
-        }
-    };
-    run_and_check(a, ha.data(), b, hb, it + 1);
-    if (HasFatalFailure()) return;
-    run_and_check(b, hb, a, ha.data(), 2);  // same kernel, arguments swapped
-    if (HasFatalFailure()) return;
-
-    // Both launches ran directly; for grids this small that means inline, except when
-    // the sampler saw a slow (e.g. cold) launch and chose the team.
-    hk_launch_counts counts = Counts(k);
-    EXPECT_EQ(counts.by_path[HK_PATH_INLINE] + counts.by_path[HK_PATH_TEAM], 2u)
-        << Describe(counts);
-    EXPECT_EQ(counts.by_path[HK_PATH_QUEUE], 0u) << Describe(counts);
-    inline_launches += counts.by_path[HK_PATH_INLINE];
-
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-    // Sub-buffer before parent on even iterations, parent first on odd ones (the
-    // sub-buffer keeps its parent's storage alive).
-    if (it % 2 == 0) {
-      ASSERT_EQ(hkReleaseMemObject(sub), CL_SUCCESS);
-      ASSERT_EQ(hkReleaseMemObject(parent), CL_SUCCESS);
-    } else {
-      ASSERT_EQ(hkReleaseMemObject(parent), CL_SUCCESS);
-      ASSERT_EQ(hkReleaseMemObject(sub), CL_SUCCESS);
-    }
-    ASSERT_EQ(hkReleaseMemObject(a), CL_SUCCESS);
-    ASSERT_EQ(hkReleaseMemObject(b), CL_SUCCESS);
-    ASSERT_EQ(hkReleaseMemObject(c), CL_SUCCESS);
-    std::free(hb);
-    ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
-    if (extra) { ASSERT_EQ(hkReleaseKernel(extra), CL_SUCCESS); }
-    if (!early_program_release) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
-    ASSERT_EQ(hkReleaseCommandQueue(q), CL_SUCCESS);
+    return nullptr;
   }
-  if (ctx) { ASSERT_EQ(hkReleaseContext(ctx), CL_SUCCESS); }
-  // Inline or team depends on timing (a slow first launch sends a kernel to the team),
-  // so the split is reported, not asserted; that every launch ran directly is asserted above.
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  RecordProperty("seconds", std::to_string(seconds));
-  printf("%d iterations in %.2f s, %llu of %d launches inline\n", kIterations, seconds,
-         (unsigned long long)inline_launches, 2 * kIterations);
+
+  void RunRound(const Recipe &recipe, const Round &round);
+
+  static std::vector<unsigned char> binaries_[2];
+  cl_device_id device_ = nullptr;
+  cl_context ctx_ = nullptr;
+};
+
+std::vector<unsigned char> Objects::binaries_[2];
+
+void Objects::RunRound(const Recipe &recipe, const Round &round) {
+  cl_int err = CL_SUCCESS;
+  const int r = round.index;
+  cl_command_queue q =
+      recipe.hk_calls ? hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err)
+                      : clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_program prog = MakeProgram(recipe, round.which);
+  ASSERT_FALSE(HasFailure());
+  cl_kernel extra = nullptr;
+  cl_kernel k = MakeKernel(recipe.kernel, prog, &extra);
+  ASSERT_FALSE(HasFailure());
+  if (recipe.program_first) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
+
+  const size_t n = round.n, bytes = n * sizeof(int);
+  std::vector<int> ha(n);
+  for (size_t j = 0; j < n; ++j) ha[j] = r * 7 + int(j);
+  int *hb = round.aligned
+                ? static_cast<int *>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))
+                : static_cast<int *>(std::malloc(bytes));
+  ASSERT_NE(hb, nullptr);
+  for (size_t j = 0; j < n; ++j) hb[j] = int(j) * 3 - r;
+
+  cl_mem a = hkCreateBuffer(ctx_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, ha.data(),
+                            &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem b = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, hb, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem c = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t pad = 4 * 128 / sizeof(int);  // room for origins 0..384 bytes
+  std::vector<int> hp(n + pad, kSentinel);
+  cl_mem parent = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                 hp.size() * sizeof(int), hp.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_buffer_region region{round.origin, bytes};
+  cl_mem sub = hkCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                 &region, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+
+  const size_t local = 64;
+  const size_t *local_ptr = round.local_64 ? &local : nullptr;
+  auto run_and_check = [&](cl_mem first, const int *hfirst, cl_mem second,
+                           const int *hsecond, int kval) {
+    ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &first), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 1, sizeof(cl_mem), &second), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 2, sizeof(cl_mem), &c), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 3, sizeof(cl_mem), &sub), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(k, 4, sizeof(int), &kval), CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, k, 1, nullptr, &n, local_ptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<int> hc(n, 0), hpar(n + pad, 0);
+    ASSERT_EQ(hkEnqueueReadBuffer(q, c, CL_FALSE, 0, bytes, hc.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueReadBuffer(q, parent, CL_TRUE, 0, hpar.size() * sizeof(int),
+                                  hpar.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    const size_t first_sub = round.origin / sizeof(int);
+    for (size_t j = 0; j < n; ++j) {
+      const int v = Expected(round.which, hfirst[j], hsecond[j], kval);
+      ASSERT_EQ(hc[j], v) << "c[" << j << "]";
+      ASSERT_EQ(hpar[first_sub + j], ExpectedSub(round.which, v)) << "sub-buffer element " << j;
+    }
+    for (size_t j = 0; j < hpar.size(); ++j)
+      if (j < first_sub || j >= first_sub + n) {
+        ASSERT_EQ(hpar[j], kSentinel) << "parent element " << j << " outside the sub-buffer";
+      }
+  };
+  run_and_check(a, ha.data(), b, hb, r + 1);
+  if (HasFatalFailure()) return;
+  run_and_check(b, hb, a, ha.data(), 2);  // same kernel, arguments swapped
+  if (HasFatalFailure()) return;
+
+  // Both launches ran directly: inline for grids this small, or on the team when the
+  // sampler saw a slow (e.g. cold) launch.
+  const hk_launch_counts counts = Counts(k);
+  EXPECT_EQ(Direct(counts), 2u) << Describe(counts);
+
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  // A sub-buffer keeps its parent's storage alive, whichever is released first.
+  cl_mem first = round.sub_buffer_first ? sub : parent;
+  cl_mem second = round.sub_buffer_first ? parent : sub;
+  ASSERT_EQ(hkReleaseMemObject(first), CL_SUCCESS);
+  ASSERT_EQ(hkReleaseMemObject(second), CL_SUCCESS);
+  ASSERT_EQ(hkReleaseMemObject(a), CL_SUCCESS);
+  ASSERT_EQ(hkReleaseMemObject(b), CL_SUCCESS);
+  ASSERT_EQ(hkReleaseMemObject(c), CL_SUCCESS);
+  std::free(hb);
+  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  if (extra) { ASSERT_EQ(hkReleaseKernel(extra), CL_SUCCESS); }
+  if (!recipe.program_first) { ASSERT_EQ(hkReleaseProgram(prog), CL_SUCCESS); }
+  ASSERT_EQ(hkReleaseCommandQueue(q), CL_SUCCESS);
 }
+
+TEST_P(Objects, NeverSeeStaleState) {
+  for (int r = 0; r < kRounds; ++r) {
+    const Round round(r);
+    SCOPED_TRACE(round.Describe());
+    RunRound(GetParam(), round);
+    if (HasFatalFailure()) return;
+  }
+}
+
+std::vector<Recipe> AllRecipes() {
+  std::vector<Recipe> all;
+  for (bool hk_calls : {true, false})
+    for (bool from_source : {false, true})
+      for (KernelMade kernel : {KernelMade::Create, KernelMade::AllInProgram, KernelMade::Clone})
+        for (bool program_first : {false, true})
+          all.push_back(Recipe{hk_calls, from_source, kernel, program_first});
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lifecycle, Objects, ::testing::ValuesIn(AllRecipes()),
+                         [](const ::testing::TestParamInfo<Recipe> &info) {
+                           return RecipeName(info.param);
+                         });
 
 // clCloneKernel copies the argument values: the clone must run directly without setting
 // them again, and must not depend on the original staying alive.
