@@ -204,7 +204,8 @@ class Worker {
   }
   bool arg(cl_kernel k, cl_uint i, size_t size, const void *v) {
     cl_int err = hkSetKernelArg(k, i, size, v);
-    if (err != CL_SUCCESS) return fail("hkSetKernelArg " + std::to_string(i) + ": " + std::to_string(err));
+    if (err != CL_SUCCESS)
+      return fail("hkSetKernelArg " + std::to_string(i) + ": " + std::to_string(err));
     return true;
   }
 
@@ -465,7 +466,8 @@ int main(int argc, char **argv) {
 
   std::printf("soak: %ld launches in %.1f s (%.0f launches/s), %ld verified\n", done, seconds,
               done / seconds, verified);
-  std::printf("soak: paths inline %llu team %llu queue %llu", (unsigned long long)total.by_path[HK_PATH_INLINE],
+  std::printf("soak: paths inline %llu team %llu queue %llu",
+              (unsigned long long)total.by_path[HK_PATH_INLINE],
               (unsigned long long)total.by_path[HK_PATH_TEAM],
               (unsigned long long)total.by_path[HK_PATH_QUEUE]);
   for (int r = 1; r < HK_REASON_COUNT; ++r)
