@@ -17,7 +17,7 @@ namespace {
 
 // The pool from hkSetTeamExecutor, and OpenMP's threads. Never destroyed: a launch may
 // run while the process exits.
-ForeignTeam &hooked() {
+ForeignTeam &foreignTeam() {
   static ForeignTeam *t = new ForeignTeam;
   return *t;
 }
@@ -76,7 +76,7 @@ unsigned executorThreads(unsigned requested) {
 
 bool runJob(const Job &job) {
   if (job.own_only) return Team::instance().run(job);
-  ForeignTeam &pool = hooked();
+  ForeignTeam &pool = foreignTeam();
   if (pool.active() && job.stack_bytes <= pool.stackBytes() && !executorLostToFork())
     return pool.run(job);
   // After fork, OpenMP's pool is not used (openmpLostToFork): the own workers, which
@@ -109,12 +109,12 @@ bool runJob(const Job &job) {
 }
 
 void setExecutor(const ParallelFor *pf, std::uint64_t stack_bytes) {
-  hooked().reset(pf, stack_bytes);
+  foreignTeam().reset(pf, stack_bytes);
   g_executor_forked.store(false, std::memory_order_relaxed);
 }
 
 ActiveTeam activeTeam() {
-  if (hooked().active() && !executorLostToFork()) return ActiveTeam::Executor;
+  if (foreignTeam().active() && !executorLostToFork()) return ActiveTeam::Executor;
   return !openmpLostToFork() && openmpTeam() ? ActiveTeam::OpenMP : ActiveTeam::Own;
 }
 

@@ -77,8 +77,7 @@ void ForeignTeam::task(void *arg, unsigned index) {
 
 bool ForeignTeam::run(const Job &job, std::uint64_t now_ns, bool judged) {
   if (job.total == 0) return true;
-  if (busy_.load(std::memory_order_relaxed) || busy_.exchange(true, std::memory_order_acquire))
-    return false;
+  if (!tryTakeBusy(busy_)) return false;
   const ParallelFor &pf = pf_;
   if (!pf.parallel_for || (pf.on_worker && pf.on_worker(pf.user))) {
     busy_.store(false, std::memory_order_release);
@@ -94,11 +93,8 @@ bool ForeignTeam::run(const Job &job, std::uint64_t now_ns, bool judged) {
     blocks_.reset(new Block[n]);
     nblocks_ = n;
   }
+  publishStaticBlocks(blocks_.get(), n, job.total);
   for (unsigned k = 0; k < n; ++k) {
-    std::uint64_t b, e;
-    staticBlock(job.total, n, k, b, e);
-    blocks_[k].next.store(b, std::memory_order_relaxed);
-    blocks_[k].end = e;
     blocks_[k].finished_ns.store(0, std::memory_order_relaxed);
     blocks_[k].work_ns.store(0, std::memory_order_relaxed);
   }

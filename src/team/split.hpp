@@ -1,9 +1,9 @@
-// How a job's groups are divided among a team's threads: the static blocks, and the two
-// ways of claiming groups from a block, shared by the own team and ForeignTeam.
+// How a team takes a job and divides its groups among its threads: the busy flag, the
+// static blocks, and the two ways of claiming groups from a block, shared by the own team
+// and ForeignTeam.
 //
-//   std::uint64_t b, e;
-//   staticBlock(job.total, n, k, b, e);               // block k: [b, e)
-//   next.store(b); end = e;                           // published with the job
+//   if (!tryTakeBusy(busy_)) return false;            // another caller's job runs
+//   publishStaticBlocks(blocks, n, job.total);        // block k: [next, end)
 //   claimBlock(next, end, job, k);                    // static: the whole rest, once
 //   drainChunks(next, end, job, k);                   // stealing: chunk by chunk
 //   runWhole(job, 0);                                 // a team of one
@@ -18,6 +18,14 @@
 
 namespace hk::team {
 
+// tryTakeBusy() takes a team's `busy` flag, which its run() holds for a whole job; false
+// when another caller holds it. A load comes first so that callers that find the team
+// busy leave its cache line shared instead of writing it.
+inline bool tryTakeBusy(std::atomic<bool> &busy) {
+  return !busy.load(std::memory_order_relaxed) &&
+         !busy.exchange(true, std::memory_order_acquire);
+}
+
 // Block k of a static split of `total` groups over `n` threads: the first total % n
 // blocks get one group more.
 inline void staticBlock(std::uint64_t total, unsigned n, unsigned k, std::uint64_t &begin,
@@ -25,6 +33,19 @@ inline void staticBlock(std::uint64_t total, unsigned n, unsigned k, std::uint64
   const std::uint64_t q = total / n, r = total % n;
   begin = k * q + std::min<std::uint64_t>(k, r);
   end = begin + q + (k < r ? 1 : 0);
+}
+
+// publishStaticBlocks() sets blocks[0..n) to the static split of `total` groups: each
+// block's `next` (an atomic) and `end`. Must happen before the job is published to the
+// threads that claim from the blocks (the publication's release orders these stores).
+template <class Block>
+inline void publishStaticBlocks(Block *blocks, unsigned n, std::uint64_t total) {
+  for (unsigned k = 0; k < n; ++k) {
+    std::uint64_t b, e;
+    staticBlock(total, n, k, b, e);
+    blocks[k].next.store(b, std::memory_order_relaxed);
+    blocks[k].end = e;
+  }
 }
 
 // Claims what is left of the block in one exchange and runs it on `thread`; the number

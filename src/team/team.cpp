@@ -49,8 +49,7 @@ void Team::parkSpinners() {
 bool Team::run(const Job &job) {
   if (job.total == 0) return true;
   if (onTeamThread()) return false;
-  if (busy_.load(std::memory_order_relaxed) || busy_.exchange(true, std::memory_order_acquire))
-    return false;
+  if (!tryTakeBusy(busy_)) return false;
   if (closing_.load(std::memory_order_relaxed)) {  // shutdown() is waiting for busy_
     busy_.store(false, std::memory_order_release);
     return false;
@@ -70,13 +69,7 @@ bool Team::run(const Job &job) {
   // Publish: job, blocks, then the open state (release) that workers wait for.
   job_ = job;
   job_threads_ = n;
-  if (job.steal)
-    for (unsigned k = 0; k < n; ++k) {
-      std::uint64_t b, e;
-      staticBlock(job.total, n, k, b, e);
-      slots_[k].next.store(b, std::memory_order_relaxed);
-      slots_[k].end = e;
-    }
+  if (job.steal) publishStaticBlocks(slots_, n, job.total);
   done_.store(0, std::memory_order_relaxed);
   noteCpu(0);
   const std::uint64_t open = (++epoch_ << 1) | 1;
