@@ -21,7 +21,7 @@ KernelEntry *entryForSet(cl_kernel kernel) {
   cl_int err = CL_SUCCESS;
   KernelEntry *k = registry().kernelEntry(kernel, &err);
   if (k) {
-    k->fast.store(false, std::memory_order_release);
+    k->plans_valid.store(false, std::memory_order_release);
     hk::queue::settleKernel(k);  // a background launch of it uses its arguments
   }
   return k;
@@ -31,7 +31,7 @@ KernelEntry *entryForSet(cl_kernel kernel) {
 // prepared (its program's image exists from then on).
 const hk::pocl::KernelRecord *argMeta(KernelEntry &k) {
   const hk::pocl::KernelRecord *meta = k.arg_meta.load(std::memory_order_acquire);
-  if (!meta && !k.native && k.image) {
+  if (!meta && !k.native && k.image.load(std::memory_order_acquire)) {
     registry().findArgMeta(k);
     meta = k.arg_meta.load(std::memory_order_acquire);
   }

@@ -19,7 +19,7 @@ namespace hk::api {
 
 // A kernel as hostkernel knows it: the OpenCL handles and the device it is prepared for,
 // on top of its launch state (launch/launchable_kernel.hpp) and its lifecycle
-// (kernel/kernel.hpp).
+// (kernel/device_kernel.hpp).
 struct KernelEntry : launch::LaunchableKernel {
   cl_kernel handle = nullptr;
   std::uint64_t id = 0;  // PoCL's object id: tells a new kernel at the same address

@@ -237,15 +237,16 @@ extern "C" cl_int hkEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kerne
   KernelEntry *k = g_kernels.find(kernel);
   hk::queue::Queue *q = hk::queue::g_queues.find(queue);
   hk::launch::Plan plan;
-  if (hk::isEntry(k) && hk::isEntry(q) && nwait == 0 && k->fast.load(std::memory_order_acquire) &&
-      k->id == hk::pocl::objectId(kernel) && q->id == hk::pocl::objectId(queue) &&
-      q->device == k->device && q->idle() && global &&
+  if (hk::isEntry(k) && hk::isEntry(q) && nwait == 0 &&
+      k->plans_valid.load(std::memory_order_acquire) && k->id == hk::pocl::objectId(kernel) &&
+      q->id == hk::pocl::objectId(queue) && q->device == k->device && q->idle() && global &&
       k->plans.lookup(dim, offset, global, local, plan)) {
     hk::kernel::ThreadState &ts = hk::kernel::threadState();
     // The plan may come from a thread with a larger stack: its group must fit this one.
     if (ts.ready && plan.stack_kib <= (ts.stackRoom() >> 10)) {
       if (!event) return hk::launch::execute(*k, plan, ts);
-      hk::queue::CommandTimes times = hk::queue::CommandTimes::begin();  // QUEUED; START just before the groups
+      // QUEUED now; START just before the groups.
+      hk::queue::CommandTimes times = hk::queue::CommandTimes::begin();
       times.start = hk::queue::profilingClock();
       if (cl_int err = hk::launch::execute(*k, plan, ts); err != CL_SUCCESS) return err;
       return hk::queue::completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,

@@ -83,7 +83,7 @@ class Registry {
     // kernel object of the same kernel starts from it (seedFromProgram).
     struct History {
       launch::Sampler::Estimate estimate;
-      kernel::Kernel::Specialization specialization;
+      kernel::DeviceKernel::Specialization specialization;
     };
     std::map<std::string, History> histories;
   };

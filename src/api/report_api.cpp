@@ -97,6 +97,7 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_nam
     return answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
   };
   size_t sizes[3] = {0, 0, 0};
+  const hk::program::KernelImage *image = k->image.load(std::memory_order_acquire);
   switch (param_name) {
     case HK_KERNEL_VARIANT_NATIVE:
       return flag(k->hidden_ndrange);
@@ -109,18 +110,19 @@ cl_int hkGetKernelVariantInfo(cl_kernel kernel, hk_kernel_variant_info param_nam
     case HK_KERNEL_VARIANT_UNCHECKED_GROUPS:
       return count(k->unchecked_groups);
     case HK_KERNEL_VARIANT_SPECIALIZED_LOCAL_SIZE:
-      if (k->special.load(std::memory_order_acquire))
-        for (int d = 0; d < 3; ++d) sizes[d] = static_cast<size_t>(k->special_geometry.local[d]);
+      if (k->specialized_image.load(std::memory_order_acquire))
+        for (int d = 0; d < 3; ++d)
+          sizes[d] = static_cast<size_t>(k->specialized_geometry.local[d]);
       return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
     case HK_KERNEL_VARIANT_SPECIALIZED_LAUNCHES:
-      return count(k->special_launches);
+      return count(k->specialized_launches);
     case HK_KERNEL_VARIANT_GROUP_FREE:
-      return flag(k->image && k->image->group_free);
+      return flag(image && image->group_free);
     case HK_KERNEL_VARIANT_PLANNED_LOCAL_SIZE:
       for (int d = 0; d < 3; ++d) sizes[d] = k->planned_local[d];
       return answer(sizes, sizeof sizes, param_value_size, param_value, param_value_size_ret);
     case HK_KERNEL_VARIANT_WORK_GROUP_FUNCTION: {
-      void *fn = k->image ? reinterpret_cast<void *>(k->image->fn) : nullptr;
+      void *fn = image ? reinterpret_cast<void *>(image->fn) : nullptr;
       return answer(&fn, sizeof fn, param_value_size, param_value, param_value_size_ret);
     }
     default:

@@ -1,4 +1,4 @@
-#include "kernel/kernel.hpp"
+#include "kernel/device_kernel.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -21,14 +21,14 @@ namespace {
 constexpr std::uint64_t kLookInCacheNs = 2'000'000;
 
 // How long a kernel whose launch is on PoCL's queue waits for PoCL to compile its function
-// (Kernel::fitImage), looking again after 1, 2, 4, ... 64 ms.
+// (DeviceKernel::fitImage), looking again after 1, 2, 4, ... 64 ms.
 constexpr auto kWaitForFunction = std::chrono::seconds(2);
 constexpr auto kPollMax = std::chrono::milliseconds(64);
 
 }  // namespace
 
 // The transitions of kernel.hpp's diagram. A new device restarts at NotYet (prepare).
-void Kernel::setPrep(Prep to) {
+void DeviceKernel::setPrep(Prep to) {
   [[maybe_unused]] const Prep from = prep_;
   assert(to == Prep::NotYet ||
          (from == Prep::NotYet && to != Prep::NotYet) ||
@@ -37,7 +37,7 @@ void Kernel::setPrep(Prep to) {
   prep_ = to;
 }
 
-void Kernel::setUnchecked(Unchecked to) {
+void DeviceKernel::setUnchecked(Unchecked to) {
   [[maybe_unused]] const Unchecked from = unchecked_state_;
   // buildVariantIfDue marks it Failed before it tries, Ready once it is kept.
   assert(to == Unchecked::NotYet || (from == Unchecked::NotYet && to == Unchecked::Failed) ||
@@ -46,15 +46,15 @@ void Kernel::setUnchecked(Unchecked to) {
 }
 
 // Under `mutex`, or on a kernel object no other thread knows yet (inheritSpecialization).
-void Kernel::setSpecial(Special to) {
+void DeviceKernel::setSpecial(Special to) {
   [[maybe_unused]] const Special from = special_state_.load(std::memory_order_relaxed);
   assert((from == Special::Idle && to != Special::Idle) ||
          (from == Special::Compiling && (to == Special::Ready || to == Special::Unavailable)));
   special_state_.store(to, std::memory_order_relaxed);
 }
 
-hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
-                          const ImageLoader *find) {
+hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
+                                const ImageLoader *find) {
   if (prep_ == Prep::Ready && device_ == device) return HK_REASON_NONE;
   if (prep_ == Prep::Failed && device_ == device) return HK_REASON_PREPARE_FAILED;
   // Waiting: a launch went to PoCL's queue; this one compiles.
@@ -78,10 +78,12 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
   }
   if (!program_image_) program_image_ = load(error);
   // Native kernels' unchecked variants are compared with the generic function's metadata.
-  image = !program_image_ ? nullptr
-          : native        ? program_image_->kernel(name, error)
-                          : program_image_->launchKernel(name, error);
-  if (!image) {
+  const program::KernelImage *prepared =
+      !program_image_ ? nullptr
+      : native        ? program_image_->kernel(name, error)
+                      : program_image_->launchKernel(name, error);
+  image.store(prepared, std::memory_order_release);
+  if (!prepared) {
     setPrep(Prep::Failed);
     logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
     return HK_REASON_PREPARE_FAILED;
@@ -91,12 +93,13 @@ hk_reason Kernel::prepare(cl_device_id device, const ImageLoader &load,
   return HK_REASON_NONE;
 }
 
-hk_reason Kernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
+hk_reason DeviceKernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
   replan = false;
-  if (image->fn && (!image->bound || pocl::acceptsLaunch(image->geometry, pc)))
+  const program::KernelImage *current = image.load(std::memory_order_relaxed);
+  if (current->fn && (!current->bound || pocl::acceptsLaunch(current->geometry, pc)))
     return HK_REASON_NONE;
   std::string error;
-  if (!image->fn) {
+  if (!current->fn) {
     const program::KernelImage *v = program_image_->variantFor(name, pc, error);
     if (!v && sent_to_queue_ && !waited_for_function_) {
       // A launch of this kernel is on PoCL's queue, which compiles the function when it
@@ -112,7 +115,7 @@ hk_reason Kernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
       }
     }
     if (v) {
-      image = v;
+      image.store(v, std::memory_order_release);
       logf(LogLevel::Debug, "kernel '%s': PoCL's work-group function for %s",
            name.c_str(), pocl::specializedDirName(v->geometry).c_str());
       return HK_REASON_NONE;
@@ -133,13 +136,13 @@ hk_reason Kernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
     logf(LogLevel::Warn, "kernel '%s' uses PoCL's queue: %s", name.c_str(), error.c_str());
     return HK_REASON_PREPARE_FAILED;
   }
-  image = generic;
+  image.store(generic, std::memory_order_release);
   args.markDirty();
   replan = true;
   return HK_REASON_NONE;
 }
 
-void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
+void DeviceKernel::buildVariantIfDue(cl_context context, cl_device_id device) {
   const bool due = hidden_ndrange && unchecked_state_ == Unchecked::NotYet &&
                    launched_before_ && device_ == device;
   launched_before_ = true;
@@ -150,10 +153,11 @@ void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
   auto img = native->unchecked(context, device, error);
   const program::KernelImage *u = img ? img->kernel(name, error) : nullptr;
   if (!u) return;
-  const pocl::KernelRecord &a = *image->meta, &b = *u->meta;
+  const program::KernelImage *generic = image.load(std::memory_order_relaxed);
+  const pocl::KernelRecord &a = *generic->meta, &b = *u->meta;
   if (a.num_args != b.num_args || a.num_locals != b.num_locals ||
       a.local_sizes != b.local_sizes || a.reqd_wg_size != b.reqd_wg_size ||
-      image->flush_denorms != u->flush_denorms) {
+      generic->flush_denorms != u->flush_denorms) {
     logf(LogLevel::Warn, "kernel '%s': the unchecked variant differs in its arguments or "
          "locals; the checked one runs every work-group", name.c_str());
     return;
@@ -163,7 +167,7 @@ void Kernel::buildVariantIfDue(cl_context context, cl_device_id device) {
   setUnchecked(Unchecked::Ready);
 }
 
-bool Kernel::addTeamWork(std::uint64_t ns) {
+bool DeviceKernel::addTeamWork(std::uint64_t ns) {
   if (special_state_.load(std::memory_order_relaxed) != Special::Idle || hidden_ndrange)
     return false;
   const std::uint64_t total = team_ns_.load(std::memory_order_relaxed) + ns;
@@ -172,16 +176,16 @@ bool Kernel::addTeamWork(std::uint64_t ns) {
   return check && total >= check;
 }
 
-// Team launches of the kernel's special geometry call `img` from now on. Under `mutex`.
-void Kernel::takeSpecialized(const program::KernelImage *img, const char *how) {
-  special.store(img, std::memory_order_release);
+// Team launches of the kernel's specialized geometry call `img` from now on. Under `mutex`.
+void DeviceKernel::takeSpecialized(const program::KernelImage *img, const char *how) {
+  specialized_image.store(img, std::memory_order_release);
   setSpecial(Special::Ready);
   logf(LogLevel::Info, "kernel '%s': PoCL's work-group function for %s%s", name.c_str(),
-       pocl::specializedDirName(special_geometry).c_str(), how);
+       pocl::specializedDirName(specialized_geometry).c_str(), how);
 }
 
-bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_kib,
-                               const pocl::PoclContext &pc) {
+bool DeviceKernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_kib,
+                                     const pocl::PoclContext &pc) {
   const std::uint64_t limit = config().specialize_ms * 1000000;
   std::uint64_t check = special_check_ns_.load(std::memory_order_relaxed);
   if (!check) {
@@ -210,10 +214,10 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
          name.c_str(), stack_kib);
     return false;
   }
-  special_geometry = pocl::specializedGeometryOf(pc);  // `special` is still null
+  specialized_geometry = pocl::specializedGeometryOf(pc);  // `specialized_image` is still null
   std::string why;
   if (const program::KernelImage *img =
-          program_image_->specializedKernel(name, special_geometry, why)) {
+          program_image_->specializedKernel(name, specialized_geometry, why)) {
     takeSpecialized(img, " (already compiled)");
     return false;
   }
@@ -225,7 +229,7 @@ bool Kernel::startSpecializing(std::uint64_t total_groups, std::uint32_t stack_k
   return true;
 }
 
-Kernel::Specialization Kernel::specialization() const {
+DeviceKernel::Specialization DeviceKernel::specialization() const {
   Specialization s;
   const Special state = special_state_.load(std::memory_order_relaxed);
   if (state == Special::Compiling) return s;
@@ -233,28 +237,28 @@ Kernel::Specialization Kernel::specialization() const {
   s.check_ns = special_check_ns_.load(std::memory_order_relaxed);
   s.ready = state == Special::Ready;
   s.unavailable = state == Special::Unavailable;
-  s.image = special.load(std::memory_order_acquire);
-  s.geometry = special_geometry;
+  s.image = specialized_image.load(std::memory_order_acquire);
+  s.geometry = specialized_geometry;
   return s;
 }
 
-void Kernel::inheritSpecialization(const Specialization &s) {
+void DeviceKernel::inheritSpecialization(const Specialization &s) {
   team_ns_.store(s.team_ns, std::memory_order_relaxed);
   special_check_ns_.store(s.check_ns, std::memory_order_relaxed);
   if (s.unavailable) setSpecial(Special::Unavailable);
   if (s.ready && s.image) {
-    special_geometry = s.geometry;
-    special.store(s.image, std::memory_order_release);
+    specialized_geometry = s.geometry;
+    specialized_image.store(s.image, std::memory_order_release);
     setSpecial(Special::Ready);
   }
 }
 
-void Kernel::finishSpecializing(bool ran) {
+void DeviceKernel::finishSpecializing(bool ran) {
   endCompile();  // the launch that compiled it has ended
   MutexLock lock(mutex);
   std::string why = "the launch through PoCL's queue failed";
   const program::KernelImage *img =
-      ran ? program_image_->specializedKernel(name, special_geometry, why) : nullptr;
+      ran ? program_image_->specializedKernel(name, specialized_geometry, why) : nullptr;
   if (img) {
     takeSpecialized(img, "");
   } else {

@@ -15,8 +15,9 @@
 //                                              hot kernels (startSpecializing,
 //                                              finishSpecializing, docs/specialized.md)
 //
-// The launch path reads `image`, `unchecked`, specialFor() and the argument array without
-// a lock: they change only in these transitions.
+// The launch path reads `image`, `unchecked`, specializedFor() and the argument array without
+// a lock: they change only in these transitions (`image` and the specialized function are
+// atomics, since their transitions run while other threads launch the kernel).
 //
 //   MutexLock lock(k.mutex);
 //   if (hk_reason why = k.prepare(device, loadImage, &findImage); why != HK_REASON_NONE)
@@ -46,7 +47,7 @@ namespace hk::kernel {
 // program's kernels); null with `error` set when there is none.
 using ImageLoader = FunctionRef<std::shared_ptr<program::ProgramImage>(std::string &error)>;
 
-class Kernel {
+class DeviceKernel {
  public:
   std::string name;
   Mutex mutex;  // serialises the transitions, binding and planning
@@ -58,16 +59,20 @@ class Kernel {
   std::shared_ptr<program::NativeProgram> native;  // null for other kernels
   bool hidden_ndrange = false;
 
-  // Set by the transitions only.
-  const program::KernelImage *image = nullptr;      // with preparation Ready
+  // Set by the transitions only. `image` is atomic: fitImage() replaces a function bound to
+  // one geometry by the generic one while other threads' launches of the kernel run (the
+  // generic function accepts every geometry, so a launch planned for the bound one gives
+  // the same results with it). Read it with image.load(acquire); writers store with
+  // release under `mutex`.
+  std::atomic<const program::KernelImage *> image{nullptr};  // with preparation Ready
   const program::KernelImage *unchecked = nullptr;  // with unchecked Ready
-  std::atomic<const program::KernelImage *> special{nullptr};  // with specialized Ready
-  pocl::SpecializedGeometry special_geometry;  // written before `special`
+  std::atomic<const program::KernelImage *> specialized_image{nullptr};  // once Ready
+  pocl::SpecializedGeometry specialized_geometry;  // written before `specialized_image`
 
   // Counted by launching threads (relaxed load + store, as launch counts are).
   std::atomic<std::uint64_t> checked_groups{0};  // direct launches' work-groups by variant
   std::atomic<std::uint64_t> unchecked_groups{0};
-  std::atomic<std::uint64_t> special_launches{0};
+  std::atomic<std::uint64_t> specialized_launches{0};
 
   // Prepares the kernel for `device`: its work-group function and metadata, once per
   // device (a new device forgets the unchecked variant too). HK_REASON_PREPARE_FAILED,
@@ -98,10 +103,10 @@ class Kernel {
   }
 
   // PoCL's function specialized for this launch's geometry, once the kernel has one.
-  [[gnu::always_inline]] const program::KernelImage *specialFor(
+  [[gnu::always_inline]] const program::KernelImage *specializedFor(
       const pocl::PoclContext &pc) const {
-    const program::KernelImage *s = special.load(std::memory_order_acquire);
-    return s && pocl::acceptsLaunch(special_geometry, pc) ? s : nullptr;
+    const program::KernelImage *s = specialized_image.load(std::memory_order_acquire);
+    return s && pocl::acceptsLaunch(specialized_geometry, pc) ? s : nullptr;
   }
   // Adds a team launch's work-group time to the kernel's total. True when the total has
   // reached the next specialization check: the next launch should take the slow path.

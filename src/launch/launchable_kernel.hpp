@@ -1,9 +1,9 @@
 // A kernel as the launch layer keeps it: the kernel (its arguments and lifecycle,
-// kernel/kernel.hpp) plus what decides and counts its launches: the plan cache, the
+// kernel/device_kernel.hpp) plus what decides and counts its launches: the plan cache, the
 // timing sampler and the launch counts. api::KernelEntry adds the OpenCL handles.
 //
 //   Plan p;
-//   if (k.fast.load(std::memory_order_acquire) && k.plans.lookup(dim, off, glob, loc, p))
+//   if (k.plans_valid.load(std::memory_order_acquire) && k.plans.lookup(dim, off, glob, loc, p))
 //     execute(k, p, threadState());     // launch/launcher.hpp
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernel/kernel.hpp"
+#include "kernel/device_kernel.hpp"
 #include "launch/geometry.hpp"
 #include "launch/plan_cache.hpp"
 #include "launch/sampler.hpp"
@@ -38,10 +38,12 @@ struct LaunchCounts {
   }
 };
 
-class LaunchableKernel : public kernel::Kernel {
+class LaunchableKernel : public kernel::DeviceKernel {
  public:
-  // The launch path's cache: valid while `fast` is set.
-  std::atomic<bool> fast{false};
+  // Whether the launch path may run a launch from `plans` without calling decide(): set
+  // by decide() for a direct launch, cleared by anything that could change its verdict
+  // (an argument set, a long launch, enough team work to specialize).
+  std::atomic<bool> plans_valid{false};
   PlanCache plans;
   LaunchRequest request;  // the last planned request (slow path, under mutex)
   std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)

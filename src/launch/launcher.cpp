@@ -29,11 +29,12 @@ void noteAfterLaunch(LaunchableKernel &k) {
 // without a local size, PoCL's choice capped at the largest power of two of work-items
 // that fits. HK_REASON_STACK when the group does not fit (an explicit local size, or not
 // even one work-item); other reasons as planLaunch gives them.
-hk_reason planWithinStack(const kernel::Kernel &k, const DeviceLimits &limits,
+hk_reason planWithinStack(const kernel::DeviceKernel &k, const DeviceLimits &limits,
                           const LaunchRequest &r, std::uint64_t room, Plan &plan) {
-  const program::StackModel &stack = k.image->stack;
+  const program::KernelImage &image = *k.image.load(std::memory_order_acquire);
+  const program::StackModel &stack = image.stack;
   const std::uint64_t cap = std::max<std::uint64_t>(stack.largestPow2Fitting(room), 1);
-  const auto &reqd = k.image->meta->reqd_wg_size;
+  const auto &reqd = image.meta->reqd_wg_size;
   if (hk_reason why = planLaunch(r, limits, reqd, plan, config().inline_max_items, cap,
                                  k.hidden_ndrange);
       why != HK_REASON_NONE)
@@ -45,7 +46,7 @@ hk_reason planWithinStack(const kernel::Kernel &k, const DeviceLimits &limits,
   // enough for the team.
   const std::uint64_t threads = team::Team::instance().size();
   LaunchRequest merged = r;
-  if (k.image->group_free && !k.hidden_ndrange && reqd[0] == 0 &&
+  if (image.group_free && !k.hidden_ndrange && reqd[0] == 0 &&
       mergeGroups(merged,
                   std::min({kMergedGroupItems, std::uint64_t{limits.max_group_size}, cap}),
                   limits.max_item_sizes[0], limits.max_item_sizes[1],
@@ -65,7 +66,7 @@ hk_reason planWithinStack(const kernel::Kernel &k, const DeviceLimits &limits,
 // A group too large for this thread's stack runs on one of PoCL's workers: it must fit
 // there (PoCL has no stack check either and would crash). Without a local size, PoCL is
 // given the largest one that fits its workers instead of choosing its own.
-Verdict toPoclWorkers(const kernel::Kernel &k, const DeviceLimits &limits,
+Verdict toPoclWorkers(const kernel::DeviceKernel &k, const DeviceLimits &limits,
                       const LaunchRequest &r) {
   Plan pocl_plan;
   if (planWithinStack(k, limits, r, pocl::workerStackRoom(), pocl_plan) != HK_REASON_NONE) {
@@ -88,7 +89,7 @@ Verdict toPoclWorkers(const kernel::Kernel &k, const DeviceLimits &limits,
 
 Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &r,
                std::uint64_t caller_stack_room, Plan &plan) {
-  k.fast.store(false, std::memory_order_relaxed);
+  k.plans_valid.store(false, std::memory_order_relaxed);
   // HOSTKERNEL_FIRST_LAUNCH=queue: a program nothing has prepared is not compiled for a
   // launch that may be its kernel's only one.
   const kernel::ImageLoader *find = config().first_launch_on_queue ? &t.found_image : nullptr;
@@ -96,7 +97,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
     return toQueue(why);
   if (k.args.dirty()) {
     std::string detail;
-    if (hk_reason why = k.args.bind(*k.image, t.buffers, detail); why != HK_REASON_NONE) {
+    if (hk_reason why = k.args.bind(*k.image.load(std::memory_order_acquire), t.buffers, detail); why != HK_REASON_NONE) {
       k.args.markDirty();
       logf(LogLevel::Info, "kernel '%s' uses PoCL's queue: %s", k.name.c_str(),
            detail.c_str());
@@ -137,17 +138,18 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
       k.background_pause.load(std::memory_order_relaxed) == 0)
     return Verdict{Verdict::Route::Background};
   // Until its unchecked variant is settled, a native kernel's launches come here.
-  if (k.variantsSettled()) k.fast.store(true, std::memory_order_release);
+  if (k.variantsSettled()) k.plans_valid.store(true, std::memory_order_release);
   return Verdict{Verdict::Route::Direct};
 }
 
-bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
+bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limits,
                         const std::array<std::uint64_t, 3> &reqd, cl_uint dim,
                         const std::size_t *offset, const std::size_t *global,
                         const std::size_t *local, Plan &plan) {
   // Without a local size, the largest group that fits PoCL's worker stacks.
+  const program::KernelImage *image = k.image.load(std::memory_order_acquire);
   const std::uint64_t pocl_cap =
-      k.image ? k.image->stack.largestPow2Fitting(pocl::workerStackRoom()) : UINT64_MAX;
+      image ? image->stack.largestPow2Fitting(pocl::workerStackRoom()) : UINT64_MAX;
   return dim >= 1 && dim <= 3 && global &&
          planLaunch(LaunchRequest::from(dim, offset, global, local), limits, reqd, plan,
                     config().inline_max_items, pocl_cap ? pocl_cap : 1, true) ==
@@ -177,7 +179,8 @@ void noteLongLaunch(LaunchableKernel &k) {
     k.background_pause.store(pause - 1, std::memory_order_relaxed);
     return;
   }
-  if (k.fast.load(std::memory_order_relaxed)) k.fast.store(false, std::memory_order_relaxed);
+  if (k.plans_valid.load(std::memory_order_relaxed))
+    k.plans_valid.store(false, std::memory_order_relaxed);
 }
 
 void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path, std::uint64_t wall_ns,
@@ -187,7 +190,7 @@ void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path, std::uint
 }
 
 void noteTeamWork(LaunchableKernel &k, std::uint64_t ns) {
-  if (k.addTeamWork(ns)) k.fast.store(false, std::memory_order_relaxed);
+  if (k.addTeamWork(ns)) k.plans_valid.store(false, std::memory_order_relaxed);
 }
 
 }  // namespace hk::launch

@@ -16,7 +16,7 @@
 //                  HK_REASON_FIRST_LAUNCH the first launch of a kernel whose program
 //                  nothing has prepared, docs/first-launch.md);
 //   Specialize     PoCL's queue once, which compiles the specialized work-group function,
-//                  then Kernel::finishSpecializing;
+//                  then DeviceKernel::finishSpecializing;
 //   OutOfResources no thread here has the stack for one work-group.
 //
 //   Verdict v;
@@ -56,7 +56,7 @@ struct LaunchTarget {
   const DeviceLimits *limits;
   std::size_t printf_capacity;     // the device's printf buffer size
   kernel::ImageLoader image;       // the kernel's program on `device`, compiled if need be
-  kernel::ImageLoader found_image; // the same if it exists already (Kernel::prepare's `find`)
+  kernel::ImageLoader found_image; // the same if it exists already (DeviceKernel::prepare's `find`)
   kernel::BufferResolver buffers;  // a cl_mem's device pointer
   BackgroundUse background = BackgroundUse::None;  // whether it may run in the background
 };
@@ -82,7 +82,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
 // work-groups, without a local size the largest group that fits PoCL's workers. `reqd`
 // is the kernel's required work-group size (zeros: none). False when the request cannot
 // be planned (PoCL is then given it as it is, for its error).
-bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
+bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limits,
                         const std::array<std::uint64_t, 3> &reqd, cl_uint dim,
                         const std::size_t *offset, const std::size_t *global,
                         const std::size_t *local, Plan &plan);
@@ -130,18 +130,18 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
     const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
                        sampler.lastNs() >= Sampler::kStealNs;
-    const program::KernelImage *special = k.specialFor(plan.pc);
+    const program::KernelImage *specialized = k.specializedFor(plan.pc);
     // Built here, not for the inline path: its address escapes to the team, which would
     // make the inline path store it to memory.
-    const LaunchBody body{special ? special : k.image, &k.args, &plan, k.printf_capacity,
-                          k.hidden_ndrange, k.unchecked};
+    const LaunchBody body{specialized ? specialized : k.image.load(std::memory_order_acquire),
+                          &k.args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
     switch (runOnTeam(body, steal, timed, &serial_ns, k.trace_name, &k.team_choice)) {
       case TeamResult::Ran:
         path = HK_PATH_TEAM;
         team_serial_ns = serial_ns;
-        if (special)
-          k.special_launches.store(k.special_launches.load(std::memory_order_relaxed) + 1,
+        if (specialized)
+          k.specialized_launches.store(k.specialized_launches.load(std::memory_order_relaxed) + 1,
                                    std::memory_order_relaxed);
         break;
       case TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
@@ -149,7 +149,9 @@ bool planNativeForQueue(const kernel::Kernel &k, const DeviceLimits &limits,
     }
   }
   if (path == HK_PATH_INLINE &&
-      !runInline(LaunchBody{k.image, &k.args, &plan, 0, k.hidden_ndrange, k.unchecked}, ts))
+      !runInline(LaunchBody{k.image.load(std::memory_order_acquire), &k.args, &plan, 0,
+                            k.hidden_ndrange, k.unchecked},
+                 ts))
     return CL_OUT_OF_HOST_MEMORY;
   if (timed) {
     const std::uint64_t wall = nowNs() - t0;
