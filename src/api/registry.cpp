@@ -65,7 +65,7 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
         program::isNdrangeTypeName(type)) {
       k->hidden_ndrange = true;
       // A placeholder so that binding succeeds: each launch points argument 0 at its own
-      // plan's ndrange (launch/executor.hpp), or sets it on PoCL's kernel for the queue.
+      // plan's ndrange (launch/run_groups.hpp), or sets it on PoCL's kernel for the queue.
       const std::uint64_t zero[3] = {};
       k->args.record(0, sizeof zero, zero);
     }

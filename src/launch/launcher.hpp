@@ -36,7 +36,7 @@
 
 #include "kernel/kernel_args.hpp"
 #include "kernel/thread_state.hpp"
-#include "launch/executor.hpp"
+#include "launch/run_groups.hpp"
 #include "launch/geometry.hpp"
 #include "launch/launchable_kernel.hpp"
 #include "launch/sampler.hpp"

@@ -12,7 +12,7 @@
 
 #include "kernel/kernel_args.hpp"
 #include "kernel/thread_state.hpp"
-#include "launch/executor.hpp"
+#include "launch/run_groups.hpp"
 #include "pocl/abi.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "launch/executor.hpp"
+#include "launch/run_groups.hpp"
 
 #include <atomic>
 
