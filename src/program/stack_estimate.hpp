@@ -56,9 +56,9 @@ StackModel unknownStackModel();
 // Reads `kernel` (and everything it calls) from `program_bc` and fills `model`. Returns
 // false with `error` set when the bitcode does not give an answer; `model` is then
 // unknownStackModel(). Only the kernel and the functions it calls are read in full, but
-// reading the module's globals costs ~2 ms (measured with callgrind: 6.3 M of 7.4 M
-// instructions) for PoCL's program.bc: ProgramImage keeps the answers in the persistent
-// cache entry, so a warm process does not read the bitcode at all.
+// reading the module's globals is most of a warm first launch's instructions for PoCL's
+// program.bc (which holds its builtin library's constants): ProgramImage keeps the answers
+// in the persistent cache entry, so a warm process does not read the bitcode at all.
 bool estimateKernelStack(std::span<const std::uint8_t> program_bc, const std::string &kernel,
                          StackModel &model, std::string &error);
 
@@ -95,8 +95,7 @@ struct StackEstimate {
 };
 
 // estimateKernelStack for several kernels of one program, reading the bitcode once (the
-// read, not the walk, is most of the cost: ~2 ms for PoCL's program.bc, which holds its
-// builtin library's constants). `out` gets one entry per name, in order.
+// read, not the walk, is most of the cost). `out` gets one entry per name, in order.
 void estimateKernelStacks(std::span<const std::uint8_t> program_bc,
                           const std::vector<std::string> &kernels,
                           std::vector<StackEstimate> &out);
