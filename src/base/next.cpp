@@ -5,6 +5,8 @@ namespace {
 
 // The ICD loader's exported entry points, for the library linked with -lOpenCL. Only the
 // functions hostkernel calls or forwards are filled in.
+// One line per entry point: the function is as long as that list, and splitting it would
+// only split the list.
 cl_icd_dispatch makeLoaderTable() {
   cl_icd_dispatch t{};
 #define HK_FILL(name) t.name = &::name

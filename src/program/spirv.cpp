@@ -290,9 +290,9 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
   return false;
 }
 
-}  // namespace
-
-bool checkSpirvStructure(std::span<const std::uint8_t> s, std::string &error) {
+// The module's header: its magic number, size, version, id bound and schema, and at least
+// one instruction after it.
+bool checkSpirvHeader(std::span<const std::uint8_t> s, std::string &error) {
   if (s.empty()) {
     error = "not SPIR-V: empty input";
     return false;
@@ -341,7 +341,34 @@ bool checkSpirvStructure(std::span<const std::uint8_t> s, std::string &error) {
     error = "SPIR-V module has no instructions";
     return false;
   }
+  return true;
+}
 
+// OpMemoryModel: OpenCL's, with 64-bit physical addressing.
+bool checkMemoryModel(std::uint32_t addressing, std::uint32_t model, std::string &error) {
+  if (model != kMemoryModelOpenCL) {
+    error = "not an OpenCL kernel module: memory model " + std::to_string(model) +
+            " (OpenCL is 2)";
+    return false;
+  }
+  if (addressing == kAddressingPhysical32) {
+    error = "32-bit SPIR-V (addressing model Physical32) cannot run on this 64-bit "
+            "device: compile for spir64";
+    return false;
+  }
+  if (addressing != kAddressingPhysical64) {
+    error = "unsupported SPIR-V addressing model " + std::to_string(addressing) +
+            " (OpenCL kernels use Physical64)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool checkSpirvStructure(std::span<const std::uint8_t> s, std::string &error) {
+  if (!checkSpirvHeader(s, error)) return false;
+  const std::size_t words = s.size() / 4;
   bool memory_model = false;
   std::size_t index = 0;
   for (std::size_t i = 5; i < words; ++index) {
@@ -369,22 +396,7 @@ bool checkSpirvStructure(std::span<const std::uint8_t> s, std::string &error) {
         return false;
       }
       memory_model = true;
-      std::uint32_t addressing = word(s, i + 1), model = word(s, i + 2);
-      if (model != kMemoryModelOpenCL) {
-        error = "not an OpenCL kernel module: memory model " + std::to_string(model) +
-                " (OpenCL is 2)";
-        return false;
-      }
-      if (addressing == kAddressingPhysical32) {
-        error = "32-bit SPIR-V (addressing model Physical32) cannot run on this 64-bit "
-                "device: compile for spir64";
-        return false;
-      }
-      if (addressing != kAddressingPhysical64) {
-        error = "unsupported SPIR-V addressing model " + std::to_string(addressing) +
-                " (OpenCL kernels use Physical64)";
-        return false;
-      }
+      if (!checkMemoryModel(word(s, i + 1), word(s, i + 2), error)) return false;
     }
     if (op == kOpEntryPoint && count >= 2 && word(s, i + 1) != kExecutionModelKernel) {
       error = "not an OpenCL kernel module: entry point with execution model " +

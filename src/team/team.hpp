@@ -120,6 +120,8 @@ class Team {
 
   enum class Discovery { None, Running, Installed };
   bool start();
+  void choosePlaces(unsigned want);
+  int startWorker(unsigned k);
   void startDiscovery();
   void installTopology();
   void logPlaces() const;

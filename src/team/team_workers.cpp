@@ -115,6 +115,57 @@ Team::~Team() {
 // ---------------------------------------------------------------------------------------
 // Start and stop (both with busy_ held).
 
+// choosePlaces() sets places_ and steal_order_ for `want` threads. Pinning needs the
+// places before the threads exist, so the topology is read now (once: the price of asking
+// for pinning is hwloc loading the machine's topology). Unpinned, the team starts at once
+// with ring order; with more than two threads the topology arrives from a helper thread
+// and a later run() installs it (installTopology()).
+void Team::choosePlaces(unsigned want) {
+  if (options_.pin != PinMode::None) {
+    places_ = discoverPlaces(allowedCpus(), want, sched_getcpu());
+    places_.resize(want);  // a team larger than the CPUs: unknown places, unpinned
+    steal_order_ = stealOrder(places_);
+    if (logEnabled(LogLevel::Debug)) logPlaces();
+  } else {
+    places_.resize(want);
+    steal_order_ = stealOrder(places_);
+  }
+}
+
+// startWorker() creates worker k on its place (pinned to it when options_.pin asks) and
+// marks its slot running; pthread_create's error otherwise. Must run with the signal mask
+// the workers are to inherit.
+int Team::startWorker(unsigned k) {
+  Slot &s = slots_[k];
+  s.team = this;
+  s.index = k;
+  const CpuPlace &p = places_[k];
+  cpu_set_t *set = nullptr;
+  std::size_t set_bytes = 0;
+  if (options_.pin != PinMode::None && p.cpu >= 0) {
+    int max_cpu = p.cpu;
+    for (int c : p.core_cpus) max_cpu = std::max(max_cpu, c);
+    set = CPU_ALLOC(max_cpu + 1);
+    set_bytes = CPU_ALLOC_SIZE(max_cpu + 1);
+    CPU_ZERO_S(set_bytes, set);
+    if (options_.pin == PinMode::Cores)
+      for (int c : p.core_cpus) CPU_SET_S(c, set_bytes, set);
+    else
+      CPU_SET_S(p.cpu, set_bytes, set);
+  }
+  // One attribute object per thread: an unpinned thread must not inherit the previous
+  // thread's affinity (and glibc's setter takes no null set to clear it).
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, options_.stack_bytes);
+  if (set) pthread_attr_setaffinity_np(&attr, set_bytes, set);
+  const int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
+  pthread_attr_destroy(&attr);
+  if (set) CPU_FREE(set);
+  if (err == 0) s.running = true;
+  return err;
+}
+
 bool Team::start() {
   const unsigned want = options_.threads;
   if (want <= 1) {
@@ -125,21 +176,7 @@ bool Team::start() {
     slots_ = new Slot[want];
     nslots_ = want;
   }
-  if (places_.empty()) {
-    if (options_.pin != PinMode::None) {
-      // Pinning needs the places before the threads exist: read the topology now (once;
-      // the price of asking for pinning: hwloc loads the machine's topology).
-      places_ = discoverPlaces(allowedCpus(), want, sched_getcpu());
-      places_.resize(want);  // a team larger than the CPUs: unknown places, unpinned
-      steal_order_ = stealOrder(places_);
-      if (logEnabled(LogLevel::Debug)) logPlaces();
-    } else {
-      // Unpinned: start at once with ring order; with more than two threads the topology
-      // arrives from a helper thread and a later run() installs it (installTopology()).
-      places_.resize(want);
-      steal_order_ = stealOrder(places_);
-    }
-  }
+  if (places_.empty()) choosePlaces(want);
   // With two threads each has one victim: the order is the same whatever the topology,
   // and reading it would only take a CPU from the first launches.
   if (options_.pin == PinMode::None && want > 2 && discovery_ == Discovery::None)
@@ -153,38 +190,11 @@ bool Team::start() {
 
   unsigned created = 1;
   for (unsigned k = 1; k < want; ++k) {
-    Slot &s = slots_[k];
-    s.team = this;
-    s.index = k;
-    const CpuPlace &p = places_[k];
-    cpu_set_t *set = nullptr;
-    std::size_t set_bytes = 0;
-    if (options_.pin != PinMode::None && p.cpu >= 0) {
-      int max_cpu = p.cpu;
-      for (int c : p.core_cpus) max_cpu = std::max(max_cpu, c);
-      set = CPU_ALLOC(max_cpu + 1);
-      set_bytes = CPU_ALLOC_SIZE(max_cpu + 1);
-      CPU_ZERO_S(set_bytes, set);
-      if (options_.pin == PinMode::Cores)
-        for (int c : p.core_cpus) CPU_SET_S(c, set_bytes, set);
-      else
-        CPU_SET_S(p.cpu, set_bytes, set);
-    }
-    // One attribute object per thread: an unpinned thread must not inherit the previous
-    // thread's affinity (and glibc's setter takes no null set to clear it).
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, options_.stack_bytes);
-    if (set) pthread_attr_setaffinity_np(&attr, set_bytes, set);
-    int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
-    pthread_attr_destroy(&attr);
-    if (set) CPU_FREE(set);
-    if (err != 0) {
+    if (int err = startWorker(k); err != 0) {
       logf(LogLevel::Warn, "team: could not start thread %u of %u (%s); running with %u", k,
            want, err == EAGAIN ? "EAGAIN" : "error", k);
       break;
     }
-    s.running = true;
     ++created;
   }
   pthread_sigmask(SIG_SETMASK, &saved, nullptr);
