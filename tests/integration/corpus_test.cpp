@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "support/corpus_support.hpp"
 #include "support/pocl_env.hpp"
 #include "support/queue_checks.hpp"
 #include "support/random.hpp"
@@ -47,6 +48,9 @@
 #endif
 
 namespace {
+
+using corpus::Node;
+using corpus::Params;
 
 using Bytes = std::vector<unsigned char>;
 using Outputs = std::vector<Bytes>;
@@ -349,41 +353,6 @@ class Instance {
   std::string error_;
 };
 
-// Redirects fd 1 into a temporary file; flushes stdio on both ends.
-class StdoutCapture {
- public:
-  void start() {
-    std::fflush(stdout);
-    file_ = std::tmpfile();
-    saved_ = dup(STDOUT_FILENO);
-    dup2(fileno(file_), STDOUT_FILENO);
-  }
-  std::string stop() {
-    std::fflush(stdout);
-    dup2(saved_, STDOUT_FILENO);
-    close(saved_);
-    std::string text;
-    std::rewind(file_);
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) text.append(buf, n);
-    std::fclose(file_);
-    return text;
-  }
-
- private:
-  FILE *file_ = nullptr;
-  int saved_ = -1;
-};
-
-std::vector<std::string> lines_of(const std::string &text, bool sorted) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  if (sorted) std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 size_t elem_size(Elem e) {
   switch (e) {
     case Elem::u8: return 1;
@@ -481,7 +450,7 @@ TEST_P(Corpus, MatchesPoclQueueBitForBit) {
   ASSERT_EQ(err, CL_SUCCESS) << "clCreateKernel " << c.kernel;
   ASSERT_EQ(inst.reset(cl.pocl_queue, false), CL_SUCCESS);
   ASSERT_EQ(inst.set_args(kq, false), CL_SUCCESS);
-  StdoutCapture capture;
+  corpus::StdoutCapture capture;
   if (c.printf_mode != PrintfMode::None) capture.start();
   cl_event pocl_event = nullptr;
   err = clEnqueueNDRangeKernel(cl.pocl_queue, kq, g.dim, offset, g.global, local, 0, nullptr,
@@ -527,7 +496,7 @@ TEST_P(Corpus, MatchesPoclQueueBitForBit) {
   }
   if (c.printf_mode != PrintfMode::None) {
     // printf_lines.cl prints from every third work-item of a 1-D grid.
-    ASSERT_EQ(lines_of(want_text, false).size(), (g.items() + 2) / 3)
+    ASSERT_EQ(corpus::linesOf(want_text, false).size(), (g.items() + 2) / 3)
         << "PoCL's printf output:\n" << want_text;
   }
 
@@ -584,7 +553,7 @@ TEST_P(Corpus, MatchesPoclQueueBitForBit) {
     }
     if (c.printf_mode != PrintfMode::None) {
       bool sorted = c.printf_mode == PrintfMode::Sorted;
-      EXPECT_EQ(lines_of(got_text, sorted), lines_of(want_text, sorted))
+      EXPECT_EQ(corpus::linesOf(got_text, sorted), corpus::linesOf(want_text, sorted))
           << "printf output differs\n--- PoCL:\n" << want_text << "--- hostkernel:\n" << got_text;
     }
   }
@@ -626,24 +595,6 @@ size_t linear(const Geometry &g, size_t ix, size_t iy = 0, size_t iz = 0) {
 // ---------------------------------------------------------------------------------------
 // Cases. Every launch here has at most 8192 work-items and uniform work-groups, so that
 // hostkernel's direct path must run it inline.
-struct Params {  // must match params_t in struct_arg.cl
-  cl_float f;
-  cl_int i;
-  cl_double d;
-  cl_uint u;
-  cl_short s;
-  cl_uchar c;
-  cl_float4 v;
-};
-static_assert(sizeof(Params) == 48 && offsetof(Params, v) == 32);
-
-struct Node {  // must match node_t in svm_chase.cl
-  const Node *next;
-  cl_int value;
-  cl_int pad;
-};
-static_assert(sizeof(Node) == 16);
-
 int svm_next(size_t i, size_t n) {  // -1: end of chain
   return i % 11 == 10 ? -1 : static_cast<int>((i * 7 + 3) % n);
 }

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "support/corpus_support.hpp"
 #include "support/pocl_env.hpp"
 #include "support/queue_checks.hpp"
 #include "support/random.hpp"
@@ -46,6 +47,9 @@
 #endif
 
 namespace {
+
+using corpus::Node;
+using corpus::Params;
 
 using Bytes = std::vector<unsigned char>;
 
@@ -273,40 +277,6 @@ class Instance {
   std::string error_;
 };
 
-// Redirects fd 1 (where PoCL and hostkernel write printf output) into a temporary file.
-class StdoutCapture {
- public:
-  void start() {
-    std::fflush(stdout);
-    file_ = std::tmpfile();
-    saved_ = dup(STDOUT_FILENO);
-    dup2(fileno(file_), STDOUT_FILENO);
-  }
-  std::string stop() {
-    std::fflush(stdout);
-    dup2(saved_, STDOUT_FILENO);
-    close(saved_);
-    std::rewind(file_);
-    std::string text;
-    char buf[4096];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, file_)) > 0;) text.append(buf, n);
-    std::fclose(file_);
-    return text;
-  }
-
- private:
-  FILE *file_ = nullptr;
-  int saved_ = -1;
-};
-
-std::vector<std::string> lines(const std::string &text, bool sorted) {
-  std::vector<std::string> v;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  if (sorted) std::sort(v.begin(), v.end());
-  return v;
-}
-
 std::string firstDifference(const Bytes &want, const Bytes &got) {
   if (want.size() != got.size()) return "size " + std::to_string(got.size());
   for (size_t i = 0; i < want.size(); ++i)
@@ -344,7 +314,7 @@ TEST_P(SpirvCorpus, MatchesSourceProgramOnPoclQueueBitForBit) {
   Instance inst(cl, r);
   ASSERT_EQ(inst.error(), "");
   bool printing = c.printf_mode != Printf::None;
-  StdoutCapture capture;
+  corpus::StdoutCapture capture;
 
   // 1. Reference: the source program on PoCL's queue.
   cl_int err = CL_SUCCESS;
@@ -399,7 +369,7 @@ TEST_P(SpirvCorpus, MatchesSourceProgramOnPoclQueueBitForBit) {
     }
     if (printing) {
       bool sorted = c.printf_mode == Printf::Sorted;
-      EXPECT_EQ(lines(got_text, sorted), lines(want_text, sorted))
+      EXPECT_EQ(corpus::linesOf(got_text, sorted), corpus::linesOf(want_text, sorted))
           << "printf output differs\n--- source on PoCL:\n" << want_text << "--- SPIR-V:\n"
           << got_text;
     }
@@ -419,21 +389,6 @@ TEST_P(SpirvCorpus, MatchesSourceProgramOnPoclQueueBitForBit) {
 }
 
 // ---- cases ------------------------------------------------------------------------------
-struct Params {  // params_t in struct_arg.cl
-  cl_float f;
-  cl_int i;
-  cl_double d;
-  cl_uint u;
-  cl_short s;
-  cl_uchar c;
-  cl_float4 v;
-};
-static_assert(sizeof(Params) == 48);
-
-struct Node {  // node_t in svm_chase.cl
-  const Node *next;
-  cl_int value, pad;
-};
 
 std::vector<Case> makeCases() {
   std::vector<Case> cases;
