@@ -11,9 +11,9 @@
 //                              20 distinct small kernels (a PyOpenCL script's shape)
 //
 // The child side is bench/first_launch.cpp; the processes, bench/subprocess.cpp.
+#include "case_list.hpp"
 #include "first_launch.hpp"
 #include "opencl_env.hpp"
-#include "registry.hpp"
 #include "subprocess.hpp"
 
 #include <algorithm>

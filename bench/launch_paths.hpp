@@ -35,7 +35,7 @@
 //   const hkbench::Register kAxpy{hkbench::launchCase("launch/axpy", "latency", "...", k)};
 #pragma once
 
-#include "registry.hpp"
+#include "case_list.hpp"
 
 #include <CL/cl.h>
 

@@ -1,6 +1,6 @@
 #include "parts.hpp"
 
-#include "registry.hpp"
+#include "case_list.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -11,7 +11,7 @@
 //   if (!o.ok()) for (auto &p : o.problems) std::puts(p.c_str());
 #pragma once
 
-#include "registry.hpp"
+#include "case_list.hpp"
 #include "report.hpp"
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 // has shares(), the fractions of its hostkernel launches by path.
 #pragma once
 
-#include "registry.hpp"
+#include "case_list.hpp"
 
 #include <memory>
 #include <string>

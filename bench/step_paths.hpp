@@ -14,7 +14,7 @@
 //                                 kSmallItems)};
 #pragma once
 
-#include "registry.hpp"
+#include "case_list.hpp"
 
 #include <cstddef>
 #include <string>

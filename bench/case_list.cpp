@@ -1,4 +1,4 @@
-#include "registry.hpp"
+#include "case_list.hpp"
 
 #include <cstdio>
 #include <cstdlib>
