@@ -59,9 +59,13 @@ TeamChoice &choice() {
 // Set in a forked child, cleared by hkSetTeamExecutor there: the pool handed over before
 // the fork has no threads in the child (only the forking thread is copied), and a job
 // given to it would wait for them for ever. The own workers, remade in the child, run it.
+// A job the pool ran on another thread at fork() ends in the parent only: the child's
+// executor team is not busy.
 std::atomic<bool> g_executor_forked{false};
-[[maybe_unused]] const int g_executor_atfork = pthread_atfork(
-    nullptr, nullptr, [] { g_executor_forked.store(true, std::memory_order_relaxed); });
+[[maybe_unused]] const int g_executor_atfork = pthread_atfork(nullptr, nullptr, [] {
+  g_executor_forked.store(true, std::memory_order_relaxed);
+  foreignTeam().afterForkInChild();
+});
 
 bool executorLostToFork() { return g_executor_forked.load(std::memory_order_relaxed); }
 

@@ -40,6 +40,10 @@ class ForeignTeam {
   // to finish, so that its pool may go once this returns.
   void reset(const ParallelFor *pf, std::uint64_t stack_bytes);
   bool active() const { return active_.load(std::memory_order_acquire); }
+  // afterForkInChild() frees busy_ in a forked child. Must be called from the child's
+  // fork handler only: a job that ran on another thread at fork() has no thread in the
+  // child to end it, and reset() (hkSetTeamExecutor) would wait for busy_ for ever.
+  void afterForkInChild() { busy_.store(false, std::memory_order_relaxed); }
   // Jobs whose Job::stack_bytes is larger do not fit the pool's threads.
   std::uint64_t stackBytes() const { return stack_bytes_.load(std::memory_order_relaxed); }
 

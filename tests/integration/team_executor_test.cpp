@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <thread>
+
 #include "integration/bump_kernel.hpp"
 #include "integration/thread_pool.hpp"
 
@@ -92,6 +95,49 @@ TEST_F(TeamExecutor, ForkedChildLaunchesWithoutThePoolOfItsParent) {
   ASSERT_EQ(launch(), CL_SUCCESS);  // the parent keeps its pool
   ASSERT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
   EXPECT_EQ(wrongElements(2), 0u);
+}
+
+// A pool whose parallel_for holds its caller until released, then runs every task on
+// it: a launch that stays on the pool for as long as a test needs.
+struct HeldPool {
+  std::atomic<bool> entered{false};
+  std::atomic<bool> released{false};
+  static void parallelFor(void *user, unsigned n, void (*task)(void *, unsigned), void *ctx) {
+    auto *self = static_cast<HeldPool *>(user);
+    self->entered.store(true);
+    while (!self->released.load()) std::this_thread::yield();
+    for (unsigned i = 0; i < n; ++i) task(ctx, i);
+  }
+};
+
+// Issue 24: fork() while another thread's launch ran on the application's executor left
+// the child with the executor's busy flag set and no thread to clear it:
+// hkSetTeamExecutor there (which waits for the flag) never returned. In the child the
+// flag is free; its alarm ends it only if it hangs.
+TEST_F(TeamExecutor, ForkedDuringAPoolLaunchChildCanReplaceTheExecutor) {
+  HeldPool held;
+  hk_team_executor e = {};
+  e.parallel_for = &HeldPool::parallelFor;
+  e.threads = 2;
+  e.user = &held;
+  ASSERT_EQ(hkSetTeamExecutor(&e), CL_SUCCESS);
+  cl_int launched = CL_INVALID_VALUE;
+  std::thread launcher([&] { launched = launch(); });
+  while (!held.entered.load()) std::this_thread::yield();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ::alarm(20);
+    _exit(hkSetTeamExecutor(nullptr) == CL_SUCCESS ? 0 : 1);
+  }
+  held.released.store(true);
+  launcher.join();
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child hung (ended by signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(launched, CL_SUCCESS);
+  ASSERT_EQ(hkSetTeamExecutor(nullptr), CL_SUCCESS);
+  EXPECT_EQ(wrongElements(1), 0u);
 }
 
 }  // namespace
