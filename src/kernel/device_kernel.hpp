@@ -1,5 +1,5 @@
 // A kernel on its device: its arguments and its lifecycle, whose transitions are all in
-// kernel.cpp and all run under `mutex` on the slow path:
+// device_kernel.cpp and all run under `mutex` on the slow path:
 //
 //   preparation   NotYet -> Ready | Failed     its generic work-group function (prepare)
 //                 NotYet -> Waiting -> Ready | Failed

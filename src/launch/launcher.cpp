@@ -97,7 +97,8 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
     return toQueue(why);
   if (k.args.dirty()) {
     std::string detail;
-    if (hk_reason why = k.args.bind(*k.image.load(std::memory_order_acquire), t.buffers, detail); why != HK_REASON_NONE) {
+    const program::KernelImage &image = *k.image.load(std::memory_order_acquire);
+    if (hk_reason why = k.args.bind(image, t.buffers, detail); why != HK_REASON_NONE) {
       k.args.markDirty();
       logf(LogLevel::Info, "kernel '%s' uses PoCL's queue: %s", k.name.c_str(),
            detail.c_str());

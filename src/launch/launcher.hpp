@@ -36,9 +36,9 @@
 
 #include "kernel/kernel_args.hpp"
 #include "kernel/thread_state.hpp"
-#include "launch/run_groups.hpp"
 #include "launch/geometry.hpp"
 #include "launch/launchable_kernel.hpp"
+#include "launch/run_groups.hpp"
 #include "launch/sampler.hpp"
 
 namespace hk::launch {
@@ -56,7 +56,8 @@ struct LaunchTarget {
   const DeviceLimits *limits;
   std::size_t printf_capacity;     // the device's printf buffer size
   kernel::ImageLoader image;       // the kernel's program on `device`, compiled if need be
-  kernel::ImageLoader found_image; // the same if it exists already (DeviceKernel::prepare's `find`)
+  kernel::ImageLoader found_image; // the same if it exists already (DeviceKernel::prepare's
+                                   // `find`)
   kernel::BufferResolver buffers;  // a cl_mem's device pointer
   BackgroundUse background = BackgroundUse::None;  // whether it may run in the background
 };
