@@ -27,7 +27,7 @@ constexpr auto kPollMax = std::chrono::milliseconds(64);
 
 }  // namespace
 
-// The transitions of kernel.hpp's diagram. A new device restarts at NotYet (prepare).
+// The transitions of device_kernel.hpp's diagram. A new device restarts at NotYet (prepare).
 void DeviceKernel::setPrep(Prep to) {
   [[maybe_unused]] const Prep from = prep_;
   assert(to == Prep::NotYet ||
