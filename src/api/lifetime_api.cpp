@@ -4,7 +4,7 @@
 // stale state.
 #include <hostkernel/hostkernel.h>
 
-#include "api/registry.hpp"
+#include "queue/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
@@ -14,7 +14,9 @@
 #include "queue/events.hpp"
 #include "queue/queue.hpp"
 
-using namespace hk::api;
+using hk::queue::KernelEntry;
+using hk::queue::Registry;
+using hk::queue::registry;
 using hk::next;
 
 namespace {

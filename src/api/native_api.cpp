@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "api/registry.hpp"
+#include "queue/registry.hpp"
 #include "base/next.hpp"
 #include "program/native_program.hpp"
 
-using namespace hk::api;
+using hk::queue::registry;
 
 extern "C" {
 

@@ -7,13 +7,15 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "api/registry.hpp"
+#include "queue/registry.hpp"
 #include "base/config.hpp"
 #include "base/thread_safety.hpp"
 #include "program/native_program.hpp"
 #include "queue/command_counts.hpp"
 
-using namespace hk::api;
+using hk::queue::KernelEntry;
+using hk::queue::Registry;
+using hk::queue::registry;
 
 namespace {
 

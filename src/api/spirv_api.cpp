@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "api/registry.hpp"
+#include "queue/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
@@ -71,7 +71,7 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
     if (!program)
       return fail(err, "the OpenCL implementation rejected the SPIR-V (error " +
                            std::to_string(err) + ")", errcode_ret);
-    hk::api::registry().programCreated(program);
+    hk::queue::registry().programCreated(program);
     for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
     if (errcode_ret) *errcode_ret = CL_SUCCESS;
     return program;
@@ -93,7 +93,7 @@ cl_program createFromSpirv(cl_context context, const void *il, size_t length,
     if (program) cl.clReleaseProgram(program);
     return fail(err != CL_SUCCESS ? err : CL_INVALID_BINARY, message, errcode_ret);
   }
-  hk::api::registry().programCreated(program);
+  hk::queue::registry().programCreated(program);
   for (cl_device_id d : devices) hk::program::noteProgramBinaryInput(program, d, bitcode);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return program;
@@ -112,7 +112,7 @@ cl_program hkCreateNativeProgramWithSPIRV(cl_context context, const void *il, si
                                           cl_int *errcode_ret) {
   cl_program program = createFromSpirv(context, il, length, errcode_ret, 1);
   if (program)
-    hk::api::registry().addNative(
+    hk::queue::registry().addNative(
         program, hk::program::NativeProgram::fromSpirv(
                      std::span<const std::uint8_t>(static_cast<const std::uint8_t *>(il), length)));
   return program;

@@ -4,8 +4,8 @@
 // later inserts reuse; a released handle is remembered (value kReleased) until its slot is
 // reused, so that a launch of a released kernel is answered with an error, not a crash.
 //
-//   ObjectTable<api::KernelEntry> kernels;
-//   if (api::KernelEntry *k = kernels.find(handle); k && k != kernels.released()) ...
+//   ObjectTable<queue::KernelEntry> kernels;
+//   if (queue::KernelEntry *k = kernels.find(handle); k && k != kernels.released()) ...
 #pragma once
 
 #include <atomic>

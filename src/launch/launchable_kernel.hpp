@@ -1,6 +1,6 @@
 // A kernel as the launch layer keeps it: the kernel (its arguments and lifecycle,
 // kernel/device_kernel.hpp) plus what decides and counts its launches: the plan cache, the
-// timing sampler and the launch counts. api::KernelEntry adds the OpenCL handles.
+// timing sampler and the launch counts. queue::KernelEntry adds the OpenCL handles.
 //
 //   Plan p;
 //   if (k.plans_valid.load(std::memory_order_acquire) && k.plans.lookup(dim, off, glob, loc, p))

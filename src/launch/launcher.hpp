@@ -1,6 +1,6 @@
 // Where a launch runs: inline on the calling thread, on the thread team, or on PoCL's
-// queue. This file decides; api/launch_api.cpp looks up the kernel and queue, checks the
-// queue's order, and carries the verdict out.
+// queue. This file decides; queue/launch_command.cpp looks up the kernel and queue,
+// checks the queue's order, and carries the verdict out.
 //
 // A launch whose kernel has a plan for exactly this request runs execute() at once (the
 // fast path). Any other goes through decide() first, under the kernel's mutex: it

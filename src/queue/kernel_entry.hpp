@@ -1,6 +1,6 @@
 // hostkernel's record of a kernel object. The launch path reads a KernelEntry through a
-// lock-free table (api/registry.hpp); all changes to an entry happen under its mutex on
-// slow paths. Queues and devices are the queue layer's (queue/queue.hpp, queue/device.hpp).
+// lock-free table (queue/registry.hpp); all changes to an entry happen under its mutex
+// on slow paths.
 #pragma once
 
 #include <CL/cl.h>
@@ -15,7 +15,7 @@
 #include "launch/local_size.hpp"
 #include "queue/device.hpp"
 
-namespace hk::api {
+namespace hk::queue {
 
 // A kernel as hostkernel knows it: the OpenCL handles and the device it is prepared for,
 // on top of its launch state (launch/launchable_kernel.hpp) and its lifecycle
@@ -29,7 +29,7 @@ struct KernelEntry : launch::LaunchableKernel {
   // -1 for a kernel made elsewhere, whose last release PoCL's count tells.
   std::atomic<int> app_references{-1};
   cl_context context = nullptr;
-  const queue::Device *device = nullptr;  // the device `image` is for, once prepared
+  const Device *device = nullptr;  // the device `image` is for, once prepared
   // Held while arguments go to PoCL's kernel and a launch is given to PoCL (PoCL copies
   // the values when the command is enqueued), and while an argument is recorded. Taken
   // after `mutex` when both are held; recursive: a native kernel's queue launch sets its
@@ -42,4 +42,4 @@ struct KernelEntry : launch::LaunchableKernel {
   std::shared_ptr<program::ProgramImage> arg_meta_owner;
 };
 
-}  // namespace hk::api
+}  // namespace hk::queue

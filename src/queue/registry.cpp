@@ -1,4 +1,4 @@
-#include "api/registry.hpp"
+#include "queue/registry.hpp"
 
 #include <vector>
 
@@ -7,7 +7,7 @@
 #include "base/thread_safety.hpp"
 #include "pocl/object_id.hpp"
 
-namespace hk::api {
+namespace hk::queue {
 namespace {
 
 std::string kernelName(cl_kernel k, cl_int *err) {
@@ -240,4 +240,4 @@ void Registry::retireCounts(const KernelEntry &k) {
   for (int i = 0; i < HK_REASON_COUNT; ++i) r.by_reason[i] += k.counts.by_reason[i].load();
 }
 
-}  // namespace hk::api
+}  // namespace hk::queue

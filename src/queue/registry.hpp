@@ -1,6 +1,7 @@
 // Where hostkernel finds its entry for a kernel or program. Lookups of kernels are
 // lock-free (the launch path); creating entries asks PoCL about the object and is done
-// once per object. Queues, devices and buffers are the queue layer's (src/queue/).
+// once per object. Queues (queue.hpp), devices (device.hpp) and buffers (buffers.hpp)
+// have tables of their own.
 //
 //   KernelEntry *k = g_kernels.find(handle);          // launch path
 //   Registry &r = registry();
@@ -11,11 +12,11 @@
 #include <memory>
 #include <string>
 
-#include "api/entries.hpp"
+#include "queue/kernel_entry.hpp"
 #include "base/object_table.hpp"
 #include "base/thread_safety.hpp"
 
-namespace hk::api {
+namespace hk::queue {
 
 // The launch path's tables: plain globals, constant-initialised, so a lookup is one
 // hash and a probe with no guard or indirection.
@@ -112,4 +113,4 @@ class Registry {
 
 Registry &registry();
 
-}  // namespace hk::api
+}  // namespace hk::queue

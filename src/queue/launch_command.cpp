@@ -1,0 +1,245 @@
+#include "queue/launch_command.hpp"
+
+#include <hostkernel/hostkernel.h>
+
+#include <array>
+#include <mutex>
+#include <string>
+
+#include "base/next.hpp"
+#include "base/thread_safety.hpp"
+#include "kernel/thread_state.hpp"
+#include "launch/launcher.hpp"
+#include "pocl/object_id.hpp"
+#include "queue/background.hpp"
+#include "queue/buffers.hpp"
+#include "queue/events.hpp"
+#include "queue/ordering.hpp"
+#include "queue/queue.hpp"
+#include "queue/registry.hpp"
+#include "trace/recorder.hpp"
+
+namespace hk::queue {
+namespace {
+
+// HOSTKERNEL_TRACE: a launch given to PoCL's queue, from `t0` to now (the enqueue call:
+// PoCL runs the work-groups later, on its own threads). Its work-groups as the request
+// gives them; 0 when PoCL chooses the local size. The thread's state is looked up again
+// (a second TLS access, on this path only when tracing).
+[[gnu::noinline]] void traceQueueLaunch(KernelEntry *k, hk_reason reason, std::uint64_t t0,
+                                        cl_uint dim, const size_t *global, const size_t *local) {
+  std::uint64_t groups = local && global && dim >= 1 && dim <= 3 ? 1 : 0;
+  for (cl_uint d = 0; groups && d < dim; ++d)
+    groups *= local[d] ? (global[d] + local[d] - 1) / local[d] : 0;
+  const std::uint32_t name = trace::internName(k ? k->name : std::string("(unknown kernel)"));
+  kernel::threadState().traceBuffer().record({trace::Kind::Launch, HK_PATH_QUEUE,
+                                              static_cast<std::uint8_t>(reason), 0, name, t0,
+                                              hk::nowNs() - t0, groups});
+}
+
+// Gives PoCL's kernel the arguments hostkernel only recorded (args_api.cpp). Under
+// k.queue_arg_mutex, up to the enqueue that uses them.
+cl_int giveArgsToPocl(KernelEntry &k, cl_kernel kernel) {
+  return k.args.takePendingForPocl([&](cl_uint i, size_t size, const void *value) {
+    return next().clSetKernelArg(kernel, i, size, value);
+  });
+}
+
+// Gives the launch to PoCL and records why.
+cl_int launchOnQueue(KernelEntry *k, Queue *q, hk_reason reason, cl_command_queue queue,
+                     cl_kernel kernel, cl_uint dim, const size_t *offset, const size_t *global,
+                     const size_t *local, cl_uint nwait, const cl_event *waits,
+                     cl_event *event) {
+  std::unique_lock<std::recursive_mutex> args_lock;
+  if (k) {
+    args_lock = std::unique_lock(k->queue_arg_mutex);
+    if (cl_int err = giveArgsToPocl(*k, kernel); err != CL_SUCCESS) return err;
+  }
+  const bool traced = trace::enabled();
+  const std::uint64_t t0 = traced ? hk::nowNs() : 0;
+  cl_int err = next().clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, nwait,
+                                             waits, event);
+  if (traced) traceQueueLaunch(k, reason, t0, dim, global, local);
+  if (k) k->counts.add(HK_PATH_QUEUE, reason);
+  if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
+  return err;
+}
+
+// A native kernel on PoCL's queue: the checked variant (the application's program) over
+// the grid rounded up to whole work-groups, with the true ndrange as argument 0. Requests
+// that cannot be planned go to PoCL as they are, for its error.
+cl_int launchNativeOnQueue(KernelEntry &k, Queue &q, hk_reason reason,
+                           cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                           const size_t *offset, const size_t *global, const size_t *local,
+                           cl_uint nwait, const cl_event *waits, cl_event *event) {
+  launch::Plan plan;
+  std::array<std::uint64_t, 3> reqd{};
+  size_t compiled[3] = {};
+  if (next().clGetKernelWorkGroupInfo(kernel, q.device->handle,
+                                      CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled,
+                                      compiled, nullptr) == CL_SUCCESS)
+    for (int i = 0; i < 3; ++i) reqd[i] = compiled[i];
+  if (!launch::planNativeForQueue(k, q.device->limits, reqd, dim, offset, global, local, plan))
+    return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, global, local, nwait,
+                         waits, event);
+  size_t grid[3], wg[3];
+  for (cl_uint i = 0; i < dim; ++i) {
+    wg[i] = plan.pc.local_size[i];
+    grid[i] = plan.pc.num_groups[i] * wg[i];
+  }
+  std::uint64_t ndrange[3];
+  launch::trueNdrange(plan, ndrange);
+  // PoCL copies argument values when the command is enqueued: set and enqueue together.
+  std::lock_guard lock(k.queue_arg_mutex);
+  cl_int err = next().clSetKernelArg(kernel, 0, sizeof ndrange, ndrange);
+  if (err != CL_SUCCESS) return err;
+  return launchOnQueue(&k, &q, reason, queue, kernel, dim, offset, grid, wg, nwait, waits,
+                       event);
+}
+
+// The launch launch::decide chose for specialization: through PoCL's queue with the
+// plan's local size, so that PoCL compiles (and runs) its specialized function; waits for
+// it, then the kernel loads the function for the team launches that follow.
+cl_int specializeOnQueue(KernelEntry &k, Queue &q, const launch::Plan &plan,
+                         cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                         const size_t *offset, const size_t *global, cl_uint nwait,
+                         const cl_event *waits, cl_event *event) {
+  const size_t local[3] = {plan.pc.local_size[0], plan.pc.local_size[1],
+                           plan.pc.local_size[2]};
+  cl_event own = nullptr;
+  cl_event *ev = event ? event : &own;
+  cl_int err = launchOnQueue(&k, &q, HK_REASON_SPECIALIZE, queue, kernel, dim, offset, global,
+                             local, nwait, waits, ev);
+  const bool ran = err == CL_SUCCESS && next().clWaitForEvents(1, ev) == CL_SUCCESS;
+  if (own) next().clReleaseEvent(own);
+  k.finishSpecializing(ran);
+  return err;
+}
+
+[[gnu::noinline]] cl_int launchSlow(cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                                    const size_t *offset, const size_t *global,
+                                    const size_t *local, cl_uint nwait, const cl_event *waits,
+                                    cl_event *event) {
+  if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
+  // The launch comes after a background launch of its queue or one it waits for.
+  if (Queue *known = findKnown(queue)) settleQueue(*known);
+  settleWaitList(nwait, waits);
+  // A zero local size is no work-group size (CL_INVALID_WORK_GROUP_SIZE: the global size
+  // is not a multiple of it). PoCL divides by it: 3.1 in dimensions 2 and 3, 6.0 in
+  // every one, so such a launch never reaches PoCL.
+  if (local && dim >= 1 && dim <= 3 && global)
+    for (cl_uint i = 0; i < dim; ++i)
+      if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
+  CommandTimes times;
+  if (event) times = CommandTimes::begin();
+  Registry &reg = registry();
+  cl_int err = CL_SUCCESS;
+  KernelEntry *k = reg.kernelEntry(kernel, &err);
+  if (!k) {
+    if (err == CL_INVALID_KERNEL) return err;  // released, or not a kernel
+    return launchOnQueue(nullptr, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset,
+                         global, local, nwait, waits, event);
+  }
+  Queue *q = find(queue, &err);
+  if (!q) {
+    if (err == CL_INVALID_COMMAND_QUEUE) return err;
+    return launchOnQueue(k, nullptr, HK_REASON_LIMITS, queue, kernel, dim, offset, global,
+                         local, nwait, waits, event);
+  }
+  auto toQueue = [&](hk_reason why) {
+    if (k->hidden_ndrange)
+      return launchNativeOnQueue(*k, *q, why, queue, kernel, dim, offset, global, local,
+                                 nwait, waits, event);
+    return launchOnQueue(k, q, why, queue, kernel, dim, offset, global, local, nwait, waits,
+                         event);
+  };
+  if (!q->direct) return toQueue(q->reason);
+  if (k->context != q->context) return toQueue(HK_REASON_INVALID_LAUNCH);  // PoCL's error
+  if (dim < 1 || dim > 3 || !global) return toQueue(HK_REASON_INVALID_LAUNCH);
+  if (hasIncompleteUserEvent(nwait, waits) ||
+      (nwait && !awaitWaitList(nwait, waits))) {
+    q->addBlockers(nwait, waits);  // PoCL will hold this launch until they complete
+    return toQueue(HK_REASON_USER_EVENT);
+  }
+  if (q->stillBlocked()) return toQueue(HK_REASON_USER_EVENT);
+  kernel::ThreadState &ts = kernel::threadState();
+  if (!ts.ready) ts.setUp(q->device->probe.printf_buffer_size);
+  launch::Plan plan;  // this launch's own: another thread may re-plan the kernel meanwhile
+  launch::Verdict verdict;
+  {
+    MutexLock lock(k->mutex);
+    const Device &device = *q->device;
+    auto load = [&](std::string &error) {
+      return reg.programImage(k->program, device.handle, error);
+    };
+    auto found = [&](std::string &error) {
+      return reg.existingImage(k->program, device.handle, error);
+    };
+    auto resolve = [&](cl_mem m, void **out) { return bufferPointer(m, *q, out); };
+    const launch::LaunchTarget target{device.handle, q->context, &device.limits,
+                                      device.probe.printf_buffer_size, load, found, resolve,
+                                      backgroundAvailable()};
+    verdict = launch::decide(*k, target, launch::LaunchRequest::from(dim, offset, global, local),
+                             ts.stackRoom(), plan);
+    if (k->device != q->device) k->device = q->device;  // prepared for it, or failed on it
+    switch (verdict.route) {
+      case launch::Verdict::Route::Queue:
+        if (verdict.fitted_local)
+          return launchOnQueue(k, q, verdict.reason, queue, kernel, dim, offset, global,
+                               local ? local : verdict.local, nwait, waits, event);
+        return toQueue(verdict.reason);
+      case launch::Verdict::Route::OutOfResources: return CL_OUT_OF_RESOURCES;
+      case launch::Verdict::Route::Specialize:
+      case launch::Verdict::Route::Background:
+      case launch::Verdict::Route::Direct: break;
+    }
+  }
+  if (verdict.route == launch::Verdict::Route::Specialize)
+    return specializeOnQueue(*k, *q, plan, queue, kernel, dim, offset, global, nwait, waits,
+                             event);
+  if (nwait) {
+    // Events of PoCL's commands (or of earlier direct launches, already complete).
+    if (next().clWaitForEvents(nwait, waits) != CL_SUCCESS)
+      return toQueue(HK_REASON_INVALID_LAUNCH);
+  }
+  if (!q->idle() && (err = drainQueue(*q)) != CL_SUCCESS) return err;
+  if (verdict.route == launch::Verdict::Route::Background &&
+      startInBackground(*k, plan, *q, event, &err))
+    return err;
+  if (event) times.start = profilingClock();
+  if ((err = launch::execute(*k, plan, ts)) != CL_SUCCESS) return err;
+  return event ? completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,
+                                      pocl::executionFailed(plan.pc))
+               : CL_SUCCESS;
+}
+
+}  // namespace
+
+cl_int enqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                            const size_t *offset, const size_t *global, const size_t *local,
+                            cl_uint nwait, const cl_event *waits, cl_event *event) {
+  if (!kernel) return CL_INVALID_KERNEL;  // PoCL 3.1 would crash
+  if (!queue) return CL_INVALID_COMMAND_QUEUE;
+  KernelEntry *k = g_kernels.find(kernel);
+  Queue *q = g_queues.find(queue);
+  launch::Plan plan;
+  if (isEntry(k) && isEntry(q) && nwait == 0 && k->plans_valid.load(std::memory_order_acquire) &&
+      k->id == pocl::objectId(kernel) && q->id == pocl::objectId(queue) &&
+      q->device == k->device && q->idle() && global &&
+      k->plans.lookup(dim, offset, global, local, plan)) {
+    kernel::ThreadState &ts = kernel::threadState();
+    // The plan may come from a thread with a larger stack: its group must fit this one.
+    if (ts.ready && plan.stack_kib <= (ts.stackRoom() >> 10)) {
+      if (!event) return launch::execute(*k, plan, ts);
+      // QUEUED now; START just before the groups.
+      CommandTimes times = CommandTimes::begin();
+      times.start = profilingClock();
+      if (cl_int err = launch::execute(*k, plan, ts); err != CL_SUCCESS) return err;
+      return completeEvent(*q, event, CL_COMMAND_NDRANGE_KERNEL, &times,
+                           pocl::executionFailed(plan.pc));
+    }
+  }
+  return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);
+}
+
+}  // namespace hk::queue
