@@ -4,7 +4,6 @@
 // stale state.
 #include <hostkernel/hostkernel.h>
 
-#include "queue/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
@@ -13,6 +12,7 @@
 #include "queue/buffers.hpp"
 #include "queue/events.hpp"
 #include "queue/queue.hpp"
+#include "queue/registry.hpp"
 
 using hk::queue::KernelEntry;
 using hk::queue::Registry;

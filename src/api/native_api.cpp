@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "queue/registry.hpp"
 #include "base/next.hpp"
 #include "program/native_program.hpp"
+#include "queue/registry.hpp"
 
 using hk::queue::registry;
 

@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "queue/registry.hpp"
 #include "base/config.hpp"
 #include "base/thread_safety.hpp"
 #include "program/native_program.hpp"
 #include "queue/command_counts.hpp"
+#include "queue/registry.hpp"
 
 using hk::queue::KernelEntry;
 using hk::queue::Registry;

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "queue/registry.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "program/program_cache.hpp"
 #include "program/spirv.hpp"
 #include "queue/device.hpp"
+#include "queue/registry.hpp"
 
 using hk::next;
 
