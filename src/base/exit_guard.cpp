@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -17,10 +18,8 @@ thread_local int t_held = 0;  // slots this thread holds
 // second; one that takes longer than this is stuck, and exit must still end.
 constexpr long kLongestWaitMs = 30'000;
 
-// exit(): no new slots, then wait for the taken ones. seq_cst on both sides: either the
-// compile sees g_exiting and gives its slot back, or this sees its slot and waits.
-void closeSlots() {
-  g_exiting.store(true, std::memory_order_seq_cst);
+// Waits until no other thread holds a slot, or kLongestWaitMs.
+void waitForOtherSlots() {
   for (long waited = 0; g_active.load(std::memory_order_seq_cst) > t_held &&
                         waited < kLongestWaitMs;
        ++waited) {
@@ -28,6 +27,33 @@ void closeSlots() {
     nanosleep(&ms, nullptr);
   }
 }
+
+// exit(): no new slots, then wait for the taken ones. seq_cst on both sides: either the
+// compile sees g_exiting and gives its slot back, or this sees its slot and waits.
+void closeSlots() {
+  g_exiting.store(true, std::memory_order_seq_cst);
+  waitForOtherSlots();
+}
+
+// Its destructor runs when its thread ends, and in exit() before every atexit handler.
+// On the main thread that is exit() (the return from main is one; pthread_exit there is
+// rare and only sends later compiles' launches to PoCL's queue): it closes the slots as
+// the handler does, so that no compile starts while LLVM's destructors run. On another
+// thread it only waits: a thread that ends must not stop the compiles of the others.
+struct ThreadExitWait {
+  bool armed = false;
+  ~ThreadExitWait() {
+    if (!armed) return;
+    if (gettid() == getpid())
+      closeSlots();
+    else
+      waitForOtherSlots();
+  }
+};
+thread_local ThreadExitWait t_exit_wait;
+
+// The thread that loads hostkernel: usually the program's main thread.
+[[maybe_unused]] const bool kLoadingThreadWaits = (waitForCompilesAtThreadExit(), true);
 
 // In a forked child only the forking thread exists: the others' slots are gone.
 void afterFork() { g_active.store(t_held, std::memory_order_relaxed); }
@@ -51,6 +77,10 @@ bool beginCompile() {
   }
   ++t_held;
   return true;
+}
+
+void waitForCompilesAtThreadExit() {
+  t_exit_wait.armed = true;  // the first access constructs it and registers its destructor
 }
 
 void endCompile() {

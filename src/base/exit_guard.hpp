@@ -4,6 +4,12 @@
 // hostkernel starts no new compile (the caller falls back, saying why), and exit waits
 // for the ones already running to end before the destructors run.
 //
+// exit() runs the exiting thread's thread_local destructors first, then the atexit
+// handlers, newest first (glibc's __run_exit_handlers). A static that LLVM first uses
+// during a compile has its destructor registered then, after the guard's handler, so it
+// runs before that handler, under the compile: the first codegen of a process is such a
+// compile. So the threads likely to call exit also wait in a thread_local destructor.
+//
 //   hk::CompileSlot slot;                  // or beginCompile() ... endCompile()
 //   if (!slot) return fail("the process is exiting");
 //   compile();                            // exit() waits for the slot's release
@@ -20,6 +26,14 @@ bool exitBegun();
 bool beginCompile();
 // Releases a slot beginCompile() gave.
 void endCompile();
+
+// Makes the calling thread wait, when it ends or calls exit(), for the compiles running on
+// other threads (at most as long as exit does), before any atexit handler runs; on the
+// main thread, whose end is exit(), it also refuses new slots from then on. Called on the
+// thread that loads hostkernel and on those that build programs or create queues: a
+// program's main thread among them. exit() from another thread that never did either
+// is covered by the handler alone. Cheap after a thread's first call.
+void waitForCompilesAtThreadExit();
 
 class CompileSlot {
  public:

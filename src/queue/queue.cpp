@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "base/config.hpp"
+#include "base/exit_guard.hpp"
 #include "base/next.hpp"
 
 namespace hk::queue {
@@ -111,6 +112,7 @@ Queue *find(cl_command_queue handle, cl_int *err) {
 }
 
 void created(cl_command_queue handle) {
+  waitForCompilesAtThreadExit();  // a thread that creates queues may call exit
   forget(handle);
   cl_int err = CL_SUCCESS;
   auto q = describe(handle, &err);

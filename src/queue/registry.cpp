@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/exit_guard.hpp"
 #include "base/next.hpp"
 #include "base/thread_safety.hpp"
 #include "pocl/object_id.hpp"
@@ -191,6 +192,7 @@ void Registry::dropProgram(cl_program program) {
 }
 
 void Registry::programCreated(cl_program program) {
+  waitForCompilesAtThreadExit();  // a thread that creates programs may call exit
   dropProgram(program);
   MutexLock lock(mutex_);
   program_references_[program] = {pocl::objectId(program), 1};

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -70,6 +71,34 @@ TEST(ExitGuard, ExitWaitsForARunningCompileBeforeTheDestructors) {
       status);
   ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << said;
   EXPECT_EQ(said, "compiling;new refused;compiled;destructors;");
+}
+
+// LLVM registers the destructors of statics a compile first uses during that compile,
+// after the guard's exit handler: they run before it. The main thread's thread_local
+// destructor, which exit() runs before every handler, must wait for the compile.
+TEST(ExitGuard, ExitWaitsForACompileBeforeTheDestructorsRegisteredDuringIt) {
+  int status = 0;
+  const std::string said = inChild(
+      [] {
+        hk::waitForCompilesAtThreadExit();
+        static std::atomic<bool> holding{false};
+        std::thread([] {
+          {
+            hk::CompileSlot slot;
+            if (!slot) return say("no slot;");
+            std::atexit([] { say("destructors;"); });  // a static the compile first used
+            holding.store(true);
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            say("compiled;");
+          }
+          for (;;) pause();
+        }).detach();
+        while (!holding.load()) sched_yield();
+        std::exit(0);
+      },
+      status);
+  ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << said;
+  EXPECT_EQ(said, "compiled;destructors;");
 }
 
 TEST(ExitGuard, NoCompileStartsOnceExitHasBegun) {
