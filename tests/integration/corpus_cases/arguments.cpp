@@ -43,7 +43,8 @@ std::vector<Case> argument_cases() {
           ASSERT_EQ(r[6], 1.0 - 4.0 + 2.0 + 32.0);
           ASSERT_EQ(r[7], 48.0);
         }
-      });
+      })
+      .spirv({geo({64}, {16})});
 
   // 18 arguments.
   t.add("many_args", "many_args.cl", "many_args", {geo({128}, {32}), geo({50}), geo({7}, {7})},
@@ -77,7 +78,8 @@ std::vector<Case> argument_cases() {
           ASSERT_EQ(out2[i], want) << i;
         }
         (void)b;
-      });
+      })
+      .spirv({geo({128}, {32})});
 
   return t.cases();
 }

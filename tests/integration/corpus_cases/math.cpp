@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "support/corpus_table.hpp"
@@ -37,7 +38,8 @@ std::vector<Case> math_cases() {
           unsigned sh = y & 63;
           ASSERT_EQ(r[6], sh ? (x << sh) | (x >> (64 - sh)) : x) << i;
         }
-      });
+      })
+      .spirv({geo({256}, {64})});
 
   // Single-precision math builtins.
   t.add("float_math", "float_math.cl", "float_math",
@@ -57,7 +59,8 @@ std::vector<Case> math_cases() {
           ASSERT_EQ(out[8 * i + 6], v / 7.0f) << i;
           ASSERT_TRUE(near(out[8 * i + 3], std::sin(v), 1e-5)) << i;
         }
-      });
+      })
+      .spirv({geo({256}, {64})});
 
   // Double-precision math (also with a hostile caller FP environment).
   auto double_setup = [](const Geometry &g) {
@@ -82,10 +85,24 @@ std::vector<Case> math_cases() {
     }
   };
   t.add("double_math", "double_math.cl", "double_math",
-      {geo({256}, {64}), geo({100}, {20}), geo({100})}, double_setup, double_check);
+      {geo({256}, {64}), geo({100}, {20}), geo({100})}, double_setup, double_check)
+      .spirv({geo({256}, {64})});
   t.add("double_math_hostile_fpenv", "double_math.cl", "double_math", {geo({256}, {64})},
       double_setup, double_check)
       .hostile_fpenv();
+
+  // One double builtin per element (math_f64.cl), on inputs from [lo, hi).
+  auto f64_setup = [](uint64_t seed, double lo, double hi) {
+    return [=](const Geometry &g) {
+      Resources s;
+      s.buffers = {input(doubles(g.g(0), seed, lo, hi), Elem::f64),
+                   sentinel(g.g(0) * 8, Elem::f64)};
+      s.args = {mem(0), mem(1)};
+      return s;
+    };
+  };
+  t.spirv_only("math_f64.cl", "sin_f64", {geo({256}, {64})}, f64_setup(21, -100.0, 100.0));
+  t.spirv_only("math_f64.cl", "exp_f64", {geo({256}, {64})}, f64_setup(22, -20.0, 20.0));
 
   // Float denormals, normally and with -cl-denorms-are-zero (the FTZ cases come first so
   // that an FTZ setting leaking into later launches shows up), and with a hostile caller
@@ -112,7 +129,8 @@ std::vector<Case> math_cases() {
     }
   };
   t.add("denormals_ftz", "denormals.cl", "denormals", {geo({256}, {64}), geo({100})},
-      denormals_setup, denormals_ftz_check, "-cl-denorms-are-zero");
+      denormals_setup, denormals_ftz_check, "-cl-denorms-are-zero")
+      .spirv({geo({256}, {64})}, "denormals_ftz");
   t.add("denormals_ftz_hostile_fpenv", "denormals.cl", "denormals", {geo({256}, {64})},
       denormals_setup, denormals_ftz_check, "-cl-denorms-are-zero")
       .hostile_fpenv();
@@ -126,7 +144,8 @@ std::vector<Case> math_cases() {
     }
   };
   t.add("denormals", "denormals.cl", "denormals", {geo({256}, {64}), geo({100})},
-      denormals_setup, denormals_check);
+      denormals_setup, denormals_check)
+      .spirv({geo({256}, {64})});
   t.add("denormals_hostile_fpenv", "denormals.cl", "denormals", {geo({256}, {64})},
       denormals_setup, denormals_check)
       .hostile_fpenv();

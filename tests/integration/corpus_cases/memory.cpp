@@ -19,6 +19,19 @@ int svm_next(size_t i, size_t n) {
   return i % 11 == 10 ? -1 : static_cast<int>((i * 7 + 3) % n);
 }
 
+// guarded_copy.cl's kernel (which copies the first size - 23 elements of its grid) or
+// unguarded_copy.cl's (every element): out[i] = 2 * in[i] + 1.
+Setup copy_setup(bool guarded) {
+  return [guarded](const Geometry &g) {
+    Resources s;
+    s.buffers = {input(ints<cl_int>(g.g(0), 22, 1000), Elem::i32),
+                 sentinel(g.g(0) * 4, Elem::i32)};
+    s.args = {mem(0), mem(1)};
+    if (guarded) s.args.push_back(val((cl_uint)(g.g(0) - 23)));
+    return s;
+  };
+}
+
 }  // namespace
 
 std::vector<Case> memory_cases() {
@@ -44,28 +57,39 @@ std::vector<Case> memory_cases() {
             ASSERT_TRUE(near(y[i], 2.5 * x[i] + y0[i])) << i << ": " << y[i];
           }
         }
-      });
+      })
+      .spirv({geo({1024}, {64}), geo({997})});
 
   // Bounds-checked kernel on a padded grid.
   t.add("guarded_copy", "guarded_copy.cl", "guarded_copy",
-      {geo({1024}, {64}), geo({1024}), geo({120}, {40})},
-      [](const Geometry &g) {
-        Resources s;
-        s.buffers = {input(ints<cl_int>(g.g(0), 22, 1000), Elem::i32),
-                     sentinel(g.g(0) * 4, Elem::i32)};
-        s.args = {mem(0), mem(1), val((cl_uint)(g.g(0) - 23))};
-        return s;
-      },
+      {geo({1024}, {64}), geo({1024}), geo({120}, {40})}, copy_setup(true),
       [](const Outputs &o, const Geometry &g) {
         auto in = as<cl_int>(o[0]), out = as<cl_int>(o[1]);
         size_t n = g.g(0) - 23;
         for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[i] * 2 + 1) << i;
         expect_untouched(out, n, out.size(), "out");
-      });
+      })
+      .spirv({geo({1024}, {64})});
+  t.spirv_only("unguarded_copy.cl", "unguarded_copy", {geo({1024}, {64})}, copy_setup(false));
+
+  // STREAM's copy and triad.
+  t.spirv_only("stream.cl", "stream_copy", {geo({1024}, {64})}, [](const Geometry &g) {
+    Resources s;
+    s.buffers = {input(floats(g.g(0), 27), Elem::f32), sentinel(g.g(0) * 4, Elem::f32)};
+    s.args = {mem(0), mem(1)};
+    return s;
+  });
+  t.spirv_only("stream.cl", "stream_triad", {geo({1024}, {64})}, [](const Geometry &g) {
+    Resources s;
+    s.buffers = {sentinel(g.g(0) * 4, Elem::f32), input(floats(g.g(0), 28), Elem::f32),
+                 input(floats(g.g(0), 29), Elem::f32)};
+    s.args = {mem(0), mem(1), mem(2), val(3.0f)};
+    return s;
+  });
 
   // Sub-buffer: the kernel sees a window of a larger buffer; the rest must stay as it was.
   for (size_t k : {1, 3}) {
-    t.add(
+    Row &row = t.add(
         "sub_buffer_origin" + std::to_string(k), "sub_buffer_scale.cl", "scale_add",
         {k == 1 ? geo({256}, {64}) : geo({100}, {25})},
         [k](const Geometry &g) {
@@ -87,6 +111,7 @@ std::vector<Case> memory_cases() {
               ASSERT_EQ(data[i], orig[i]) << i << " outside the sub-buffer";
           }
         });
+    if (k == 1) row.spirv({geo({256}, {64})});
   }
 
   // SVM: chains of nodes linked by absolute SVM pointers; output through an interior
@@ -124,7 +149,8 @@ std::vector<Case> memory_cases() {
           }
           ASSERT_EQ(out[8 + i], sum) << i;
         }
-      });
+      })
+      .spirv({geo({64}, {16})});
 
   // __constant argument + program-scope constant table.
   t.add("constant_memory", "constant_memory.cl", "constant_lookup",
@@ -146,7 +172,8 @@ std::vector<Case> memory_cases() {
           cl_uint k = idx[i];
           ASSERT_TRUE(near(out[i], (double)table[k % 37] * w[i & 7] + w[(k >> 3) & 7])) << i;
         }
-      });
+      })
+      .spirv({geo({512}, {64}), geo({300})});
 
   // Global atomics histogram.
   t.add("histogram_atomic", "histogram_atomic.cl", "histogram_atomic",
@@ -168,7 +195,8 @@ std::vector<Case> memory_cases() {
           want[17] = std::max(want[17], (cl_int)(v & 0xffff));
         }
         ASSERT_EQ(bins, want);
-      });
+      })
+      .spirv({geo({4096}, {64})});
 
   return t.cases();
 }

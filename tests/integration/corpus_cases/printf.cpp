@@ -20,10 +20,12 @@ std::vector<Case> printf_cases() {
     return s;
   };
   t.add("printf_lines", "printf_lines.cl", "printf_lines", {geo({12}, {12})}, printf_setup)
-      .printf_mode(PrintfMode::Ordered);
+      .printf_mode(PrintfMode::Ordered)
+      .spirv({geo({12}, {12})});
   t.add("printf_lines", "printf_lines.cl", "printf_lines",
       {geo({24}, {6}), geo({40}), geo({96}, {32})}, printf_setup)
-      .printf_mode(PrintfMode::Sorted);
+      .printf_mode(PrintfMode::Sorted)
+      .spirv({geo({24}, {6})});
 
   return t.cases();
 }

@@ -33,7 +33,16 @@ std::vector<Case> work_group_cases() {
           ASSERT_TRUE(near(partial[grp], sum, 1e-4))
               << grp << ": " << partial[grp] << " vs " << sum;
         }
-      });
+      })
+      .spirv({geo({4096}, {64})});
+  t.spirv_only("reduce_local_f64.cl", "reduce_sum_f64", {geo({2048}, {128})},
+               [](const Geometry &g) {
+                 Resources s;
+                 s.buffers = {input(doubles(g.g(0), 6, -10.0, 10.0), Elem::f64),
+                              sentinel(g.g(0) / g.l(0) * 8, Elem::f64)};
+                 s.args = {mem(0), mem(1), local_mem(g.l(0) * sizeof(double))};
+                 return s;
+               });
 
   // Barriers inside a loop: work-group prefix sum.
   t.add("scan_local", "scan_local.cl", "scan_local",
@@ -53,7 +62,8 @@ std::vector<Case> work_group_cases() {
           sum += in[i];
           ASSERT_EQ(out[i], sum) << i;
         }
-      });
+      })
+      .spirv({geo({256}, {64})});
 
   // Two __local arguments plus an automatic local array.
   t.add("local_mixed", "local_mixed.cl", "local_mixed",
@@ -73,9 +83,10 @@ std::vector<Case> work_group_cases() {
                         1000000 * (cl_int)((lid + 3) % n + 1);
           ASSERT_EQ(out[i], want) << i;
         }
-      });
+      })
+      .spirv({geo({256}, {64})});
 
-  // Automatic local tile[16][17]: tiled transpose.
+  // Automatic local tile[16][17]: tiled transpose; and the naive one, for comparison.
   auto transpose_setup = [](const Geometry &g) {
     Resources s;
     size_t w = g.g(0), h = g.g(1);
@@ -93,7 +104,20 @@ std::vector<Case> work_group_cases() {
         for (size_t y = 0; y < h; ++y)
           for (size_t x = 0; x < w; ++x)
             ASSERT_EQ(out[x * h + y], in[y * w + x]) << x << "," << y;
-      });
+      })
+      .spirv({geo({64, 32}, {16, 16})});
+  t.spirv_only("transpose_naive.cl", "transpose_naive", {geo({64, 32}, {8, 8})},
+               transpose_setup);
+
+  // 3-point smoothing through a kernel-scope __local tile, whatever the local size.
+  t.spirv_only("smooth_local.cl", "smooth_local", {geo({1024}, {64}), geo({1000})},
+               [](const Geometry &g) {
+                 Resources s;
+                 s.buffers = {input(floats(g.g(0), 10), Elem::f32),
+                              sentinel(g.g(0) * 4, Elem::f32)};
+                 s.args = {mem(0), mem(1), val((cl_uint)g.g(0))};
+                 return s;
+               });
 
   // Private array live across a barrier.
   t.add("private_across_barrier", "private_across_barrier.cl", "private_across_barrier",
@@ -121,7 +145,8 @@ std::vector<Case> work_group_cases() {
             ASSERT_TRUE(near(out[base + lid], acc, 1e-4)) << base + lid;
           }
         }
-      });
+      })
+      .spirv({geo({256}, {64})});
 
   // A 16 KiB private array per work-item (docs/stack.md): groups small enough to fit.
   t.add("private_array", "private_array.cl", "private_array", {geo({64}, {16}), geo({96})},
@@ -130,7 +155,8 @@ std::vector<Case> work_group_cases() {
         s.buffers = {input(floats(4096, 41), Elem::f32), sentinel(g.g(0) * 4, Elem::f32)};
         s.args = {mem(0), mem(1)};
         return s;
-      });
+      })
+      .spirv({geo({64}, {16})});
 
   return t.cases();
 }

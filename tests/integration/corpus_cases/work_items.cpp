@@ -26,7 +26,8 @@ std::vector<Case> work_item_cases() {
         auto out = as<cl_int>(o[0]);
         expect_untouched(out, 0, g.off(0), "out");
         for (size_t i = g.off(0); i < out.size(); ++i) ASSERT_EQ(out[i], (cl_int)i) << i;
-      });
+      })
+      .spirv({geo({1000}, {8}), geo({100}, {100}, {7})});
 
   // empty: does nothing (the benchmark's team launch overhead); the buffer stays as set.
   t.add("empty", "trivial.cl", "empty", {geo({1}, {1}), geo({1000}, {8}), geo({4096})},
@@ -38,7 +39,8 @@ std::vector<Case> work_item_cases() {
       },
       [](const Outputs &o, const Geometry &g) {
         expect_untouched(as<cl_int>(o[0]), 0, g.g(0), "out");
-      });
+      })
+      .spirv({geo({1000}, {8})});
 
   // 2-D indexing.
   t.add("index_2d", "index_2d.cl", "index_2d",
@@ -52,7 +54,8 @@ std::vector<Case> work_item_cases() {
           for (size_t x = 0; x < g.g(0); ++x)
             ASSERT_EQ(out[linear(g, x, y)], (cl_int)(x + g.off(0) + 10000 * (y + g.off(1))))
                 << x << "," << y;
-      });
+      })
+      .spirv({geo({64, 32}, {8, 4}), geo({16, 16}, {16, 16}, {3, 5})});
 
   // 3-D indexing.
   t.add("index_3d", "index_3d.cl", "index_3d",
@@ -69,7 +72,27 @@ std::vector<Case> work_item_cases() {
                         (cl_int)(1000000 + x + g.off(0) + 100 * (y + g.off(1)) +
                                  10000 * (z + g.off(2))))
                   << x << "," << y << "," << z;
-      });
+      })
+      .spirv({geo({8, 8, 8}, {2, 4, 8}), geo({4, 6, 8}, {4, 3, 2}, {1, 2, 3})});
+
+  // The same 3-D update indexed two ways (index_forms_3d.cl): from a 1-D grid over a
+  // 4 x 6 x 8 volume, and from a 3-D grid.
+  t.spirv_only("index_forms_3d.cl", "index_linear3d", {geo({4 * 6 * 8}, {32})},
+               [](const Geometry &g) {
+                 Resources s;
+                 s.buffers = {input(ints<cl_int>(g.items(), 3, 1000), Elem::i32),
+                              sentinel(g.items() * 4, Elem::i32)};
+                 s.args = {mem(0), mem(1), val(cl_uint{4}), val(cl_uint{6})};
+                 return s;
+               });
+  t.spirv_only("index_forms_3d.cl", "index_cartesian3d", {geo({4, 6, 8}, {4, 3, 2})},
+               [](const Geometry &g) {
+                 Resources s;
+                 s.buffers = {input(ints<cl_int>(g.items(), 4, 1000), Elem::i32),
+                              sentinel(g.items() * 4, Elem::i32)};
+                 s.args = {mem(0), mem(1)};
+                 return s;
+               });
 
   // Global offsets in 1, 2 and 3 dimensions.
   t.add("global_offset", "global_offset.cl", "global_offset",
@@ -88,7 +111,8 @@ std::vector<Case> work_item_cases() {
                 ASSERT_EQ(r[d], (cl_uint)(id[d] * 7 + g.off(d))) << x << "," << y << "," << z;
               ASSERT_EQ(r[3], g.dim);
             }
-      });
+      })
+      .spirv({geo({16, 8}, {4, 4}, {3, 4}), geo({4, 4, 4}, {2, 2, 2}, {1, 10, 100})});
 
   // Every work-item builtin for every work-item. With an explicit local size both
   // buffers are compared bit for bit; with a NULL local size the implementation picks
@@ -133,7 +157,8 @@ std::vector<Case> work_item_cases() {
        geo({12, 10}, {3, 5}), geo({8, 4, 6}, {2, 2, 3}), geo({4, 6, 2}, {2, 3, 1}, {5, 6, 7}),
        geo({64}, {64}, {3}), geo({16, 16}, {16, 1}, {100, 200}), geo({256}), geo({24, 18}),
        geo({6, 4, 10})},
-      builtins_setup, builtins_check);
+      builtins_setup, builtins_check)
+      .spirv({geo({12, 10}, {3, 5}), geo({4, 6, 2}, {2, 3, 1}, {5, 6, 7})});
 
   // reqd_work_group_size(8,4,1). (A NULL local size is CL_INVALID_WORK_GROUP_SIZE for such
   // a kernel in OpenCL 1.2, and PoCL 3.1 returns that: error cases are not tested here.)
@@ -147,7 +172,8 @@ std::vector<Case> work_item_cases() {
             ASSERT_EQ(out[y * g.g(0) + x],
                       (cl_uint)(x % 8) | (cl_uint)(y % 4) << 8 | 8u << 16 | 4u << 24)
                 << x << "," << y;
-      });
+      })
+      .spirv({geo({32, 8}, {8, 4})});
 
   return t.cases();
 }
