@@ -7,8 +7,9 @@
 #                                  the layer's hkGetKernelLaunchCounts extension function
 #   integration.layer_report       HOSTKERNEL_REPORT=1 prints the per-kernel counts at exit
 #   integration.layer_not_loaded   the same program without the layer must fail
-#   integration.layer_corpus       corpus_test.cpp built as plain OpenCL (-DHK_QUEUE_ONLY)
-#                                  through the layer: every launch direct, results agree
+#   integration.layer_corpus       corpus_test.cpp and its cases (corpus_cases/) built as
+#                                  plain OpenCL (-DHK_QUEUE_ONLY) through the layer: every
+#                                  launch direct, results agree
 #   integration.layer_entries      replace.h maps exactly the functions of entries.def, the
 #                                  list the layer's table is made from
 #
@@ -82,7 +83,8 @@ set_tests_properties(integration.layer_not_loaded PROPERTIES
 # The corpus, as a plain OpenCL program: both of its launch paths go through the layer
 # (its hk* calls are plain cl* calls in this build), so the two results must agree and
 # the layer's report must show no launch that fell back to PoCL's queue.
-add_executable(layer_corpus ${CMAKE_CURRENT_LIST_DIR}/corpus_test.cpp)
+add_executable(layer_corpus ${CMAKE_CURRENT_LIST_DIR}/corpus_test.cpp
+  ${HK_CORPUS_CASES})
 target_include_directories(layer_corpus PRIVATE ${PROJECT_SOURCE_DIR}/include
   ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(layer_corpus PRIVATE OpenCL::OpenCL GTest::gtest GTest::gtest_main)
