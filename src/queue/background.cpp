@@ -79,7 +79,6 @@ struct Job {
   Queue *queue = nullptr;
   cl_event event = nullptr;  // retained for the background thread, or null
   CommandTimes times;
-  std::uint64_t number = 0;     // the launch's place in Queue::enqueued
   std::size_t printf_capacity = 0;
   // The buffers of the kernel's arguments, retained at the hand-over and released once the
   // launch is done: the application may release its own references meanwhile, as it may
@@ -138,7 +137,7 @@ void completeJob(Job &job, cl_int err) {
   if (err != CL_SUCCESS)
     logf(LogLevel::Warn, "kernel '%s': its launch in the background failed (error %d)",
          job.kernel->name.c_str(), err);
-  job.queue->completedUpTo(job.number);
+  job.queue->in_background.fetch_sub(1, std::memory_order_acq_rel);
   if (cl_event e = job.event) {
     const Queue &q = *job.queue;
     if (q.profiling) recordDirectEvent(e, q.handle, CL_COMMAND_NDRANGE_KERNEL, &job.times,
@@ -378,7 +377,7 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   r.kernel.store(&k, std::memory_order_relaxed);
   r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
   r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
-  job.number = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
+  q.in_background.fetch_add(1, std::memory_order_acq_rel);
   g_background_now.queue.store(&q, std::memory_order_relaxed);
   g_background_now.kernel.store(&k, std::memory_order_relaxed);
   g_background_now.event.store(job.event, std::memory_order_relaxed);

@@ -12,10 +12,13 @@
 
 namespace hk::queue {
 
-void noteForwarded(cl_command_queue queue, cl_uint nwait, const cl_event *waits,
-                   bool blocking) {
-  cl_int err = CL_SUCCESS;
-  if (Queue *q = find(queue, &err)) noteEnqueued(*q, nwait, waits, blocking);
+void noteForwarded(Queue *q, cl_uint nwait, const cl_event *waits, bool blocking,
+                   std::uint64_t given_before) {
+  if (!q) return;
+  if (blocking)
+    noteCompleted(*q, given_before);
+  else
+    noteEnqueued(*q, nwait, waits);
 }
 
 namespace {
@@ -53,9 +56,10 @@ cl_int run(const Command &c, Check check, Work work, Forward forward) {
     }
     why = a.reason;
   }
+  const std::uint64_t given = q ? givenSoFar(*q) : 0;
   err = forward();
   countQueue(c.type, why);
-  if (q && err == CL_SUCCESS) noteEnqueued(*q, c.nwait, c.waits, c.blocking);
+  if (err == CL_SUCCESS) noteForwarded(q, c.nwait, c.waits, c.blocking, given);
   return err;
 }
 
@@ -349,7 +353,7 @@ cl_int enqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped, c
   if (!b || b->context != q->context || !takeDirectMap(mem, mapped)) {
     err = next().clEnqueueUnmapMemObject(queue, mem, mapped, nwait, waits, event);
     countQueue(CL_COMMAND_UNMAP_MEM_OBJECT, b ? kPocl : HK_REASON_MEM_KIND);
-    if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
+    if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits);
     return err;
   }
   const Admission a = admit(*q, nwait, waits, false);
@@ -368,7 +372,7 @@ cl_int enqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped, c
     return err;
   }
   if (event) recordDirectEvent(*event, queue, CL_COMMAND_UNMAP_MEM_OBJECT, nullptr, 0);
-  noteEnqueued(*q, nwait, waits, false);
+  noteEnqueued(*q, nwait, waits);
   return CL_SUCCESS;
 }
 

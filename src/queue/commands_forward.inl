@@ -8,20 +8,24 @@
 
 namespace hk::queue {
 
-// Records a command given to PoCL on its queue (when hostkernel knows the queue).
-void noteForwarded(cl_command_queue queue, cl_uint nwait, const cl_event *waits,
-                   bool blocking);
+// Records a command given to PoCL on `q` (null: a queue hostkernel does not know);
+// `given_before` is givenSoFar(*q) from before the command was given.
+void noteForwarded(Queue *q, cl_uint nwait, const cl_event *waits, bool blocking,
+                   std::uint64_t given_before);
 
 template <typename Forward>
 cl_int enqueueOnPocl(cl_command_queue queue, cl_command_type type, cl_bool blocking,
                      cl_uint nwait, const cl_event *waits, Forward forward) {
   if (!waitListValid(nwait, waits)) return CL_INVALID_EVENT_WAIT_LIST;
   // PoCL knows nothing of a background launch: it must have completed first.
-  if (const Queue *q = queue ? findKnown(queue) : nullptr) settleQueue(*q);
+  cl_int err = CL_SUCCESS;
+  Queue *q = queue ? find(queue, &err) : nullptr;
+  if (q) settleQueue(*q);
   settleWaitList(nwait, waits);
-  const cl_int err = forward();
+  const std::uint64_t given = q ? givenSoFar(*q) : 0;
+  err = forward();
   countQueue(type, HK_REASON_MEM_KIND);
-  if (err == CL_SUCCESS) noteForwarded(queue, nwait, waits, blocking);
+  if (err == CL_SUCCESS) noteForwarded(q, nwait, waits, blocking, given);
   return err;
 }
 

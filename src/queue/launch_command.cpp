@@ -61,7 +61,7 @@ cl_int launchOnQueue(KernelEntry *k, Queue *q, hk_reason reason, cl_command_queu
                                              waits, event);
   if (traced) traceQueueLaunch(k, reason, t0, dim, global, local);
   if (k) k->counts.add(HK_PATH_QUEUE, reason);
-  if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits, false);
+  if (q && err == CL_SUCCESS) noteEnqueued(*q, nwait, waits);
   return err;
 }
 

@@ -104,11 +104,15 @@ bool awaitWaitList(cl_uint num_events, const cl_event *events) {
   return submittedState(num_events, events) != 0;
 }
 
-void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events,
-                  bool blocking) {
-  std::uint64_t mine = q.enqueued.fetch_add(1, std::memory_order_acq_rel) + 1;
+std::uint64_t givenSoFar(const Queue &q) { return q.enqueued.load(std::memory_order_acquire); }
+
+void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events) {
+  q.enqueued.fetch_add(1, std::memory_order_acq_rel);
   if (num_events && hasIncompleteUserEvent(num_events, events)) q.addBlockers(num_events, events);
-  if (blocking && q.in_order) q.completedUpTo(mine);
+}
+
+void noteCompleted(Queue &q, std::uint64_t given_before) {
+  if (q.in_order) q.completedUpTo(given_before);
 }
 
 Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool blocking) {

@@ -5,7 +5,7 @@
 // and the queue holds PoCL work until that work is known complete.
 //
 //   Admission a = admit(q, nwait, waits, blocking);   // before a command other than a launch
-//   if (!a.direct) { forward to PoCL; noteEnqueued(q, nwait, waits, blocking); }
+//   if (!a.direct) { forward to PoCL; noteEnqueued(q, nwait, waits); }  // or noteCompleted
 //   if (!q.idle()) err = drainQueue(q);               // before a direct launch
 #pragma once
 
@@ -45,8 +45,21 @@ bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
 // goes to PoCL's queue, which waits without blocking the caller).
 bool awaitWaitList(cl_uint num_events, const cl_event *events);
 
-// Records a command given to PoCL. `blocking`: it has completed when the call returned
-// (so, on an in-order queue, has everything before it).
-void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events, bool blocking);
+// How many commands PoCL had been given for the queue: taken before a blocking command is
+// given to PoCL (noteCompleted).
+std::uint64_t givenSoFar(const Queue &q);
+
+// Records a command given to PoCL that may still be pending: the queue holds PoCL work
+// until drainQueue.
+void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events);
+
+// Records a blocking command given to PoCL, which has completed (with its wait list) when
+// its call returned; `given_before` is givenSoFar(q) from before the call. On an in-order
+// queue every command PoCL was given before it has completed too: exactly those counted in
+// `given_before`, since a command is counted only after its call returned. The command
+// itself is not counted: counting it and claiming the prefix up to it would also claim
+// the commands other threads gave PoCL meanwhile, which may still run (a direct read
+// would then miss their results).
+void noteCompleted(Queue &q, std::uint64_t given_before);
 
 }  // namespace hk::queue

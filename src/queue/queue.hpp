@@ -4,9 +4,9 @@
 //
 // PoCL holds work for a queue from the moment a command is given to it until that command
 // is known complete: `enqueued` counts the commands given, `completed` the prefix known
-// complete. A queue with the two equal is *idle*: a command may then run directly on the
-// calling thread, and its effects are ordered after everything before it because nothing
-// before it is still running.
+// complete. A queue with the two equal and no launch in the background is *idle*: a
+// command may then run directly on the calling thread, and its effects are ordered after
+// everything before it because nothing before it is still running.
 //
 //   cl_int err;
 //   queue::Queue *q = queue::find(handle, &err);   // slow path: creates on first use
@@ -42,6 +42,10 @@ struct Queue {
   // application gave PoCL before.
   std::atomic<std::uint64_t> enqueued{1};
   std::atomic<std::uint64_t> completed{0};
+  // Launches of this queue running in the background (queue/background.hpp). Not counted
+  // in `enqueued`: a drain or a blocking command of another thread, which claims a prefix
+  // of `enqueued` as complete, would claim one of them while it runs.
+  std::atomic<std::uint32_t> in_background{0};
   // Set when PoCL holds a command waiting for an incomplete user event: waiting for the
   // queue could then block forever, so commands go to PoCL until it has drained.
   std::atomic<bool> blocked{false};
@@ -56,7 +60,8 @@ struct Queue {
 
   bool idle() const {
     return enqueued.load(std::memory_order_acquire) ==
-           completed.load(std::memory_order_acquire);
+               completed.load(std::memory_order_acquire) &&
+           in_background.load(std::memory_order_acquire) == 0;
   }
   // Records that every command enqueued up to `upto` has completed.
   void completedUpTo(std::uint64_t upto);
