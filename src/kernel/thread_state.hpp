@@ -22,8 +22,9 @@ struct ThreadState {
   std::uint32_t depth;          // launches running on this thread (nesting)
   std::uint32_t team_id;        // 0 for application threads
   // The background launch thread (queue/background.cpp): its team jobs run on the own
-  // workers, never on the application's OpenMP threads or executor.
-  bool own_team_only;
+  // workers, never on the application's OpenMP threads or executor, and leave the
+  // application a CPU (team::Job::from_background).
+  bool background_thread;
   // __local memory: one arena, 128-byte aligned, grown when a kernel needs more.
   char *local_arena;
   std::size_t local_capacity;

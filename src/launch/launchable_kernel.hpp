@@ -50,7 +50,6 @@ class LaunchableKernel : public kernel::DeviceKernel {
   Sampler sampler;
   team::TeamChoice team_choice;  // HOSTKERNEL_TEAM=auto with OpenMP: this kernel's team
   TeamGain team_gain;            // whether its launches gain from a team at all
-  std::atomic<bool> grid_changed{true};  // since the previous launch: the team may steal
   std::size_t printf_capacity = 0;  // of the prepared device: each team thread's buffer
   // Launches that take at least this long run in the background (queue/background.hpp)
   // when decide() next sees them; set by decide(), UINT64_MAX when they may not.

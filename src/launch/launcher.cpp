@@ -113,9 +113,6 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   bool replan = false;
   if (hk_reason w = k.fitImage(plan.pc, replan); w != HK_REASON_NONE) return toQueue(w);
   if (replan) return decide(k, t, r, caller_stack_room, plan);  // now generic: once
-  if (!r.sameAs(k.request.dim, k.request.offset, k.request.global,
-                k.request.has_local ? k.request.local : nullptr))
-    k.grid_changed.store(true, std::memory_order_relaxed);
   k.request = r;
   for (int d = 0; d < 3; ++d) k.planned_local[d] = plan.pc.local_size[d];
   noteAfterLaunch(k);

@@ -128,16 +128,17 @@ bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limit
   std::uint64_t team_serial_ns = 0;
   hk_path path = HK_PATH_INLINE;
   if (teamSized(plan, sampler) && k.team_gain.team()) {
-    // Stealing pays when the work moved or is long; otherwise block k stays on thread k.
-    const bool steal = k.grid_changed.load(std::memory_order_relaxed) ||
-                       sampler.lastNs() >= Sampler::kStealNs;
+    // Always stealing: a thread that has not started, or has lost its CPU, never holds
+    // the launch up; its block is run by the others. Each thread still starts on its own
+    // block, so the same thread touches the same data launch after launch.
+    constexpr bool kSteal = true;
     const program::KernelImage *specialized = k.specializedFor(plan.pc);
     // Built here, not for the inline path: its address escapes to the team, which would
     // make the inline path store it to memory.
     const LaunchBody body{specialized ? specialized : k.image.load(std::memory_order_acquire),
                           &k.args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
-    switch (runOnTeam(body, steal, timed, &serial_ns, k.trace_name, &k.team_choice)) {
+    switch (runOnTeam(body, kSteal, timed, &serial_ns, k.trace_name, &k.team_choice)) {
       case TeamResult::Ran:
         path = HK_PATH_TEAM;
         team_serial_ns = serial_ns;
@@ -162,8 +163,6 @@ bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limit
       noteTeamGain(k, plan, path, wall, team_serial_ns);
     if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);
   }
-  if (k.grid_changed.load(std::memory_order_relaxed))
-    k.grid_changed.store(false, std::memory_order_relaxed);
   k.counts.add(path, HK_REASON_NONE);
   // One test for what few launches need: counting variants, tracing.
   if (k.after_launch) afterLaunch(k, plan, ts, path, t0);

@@ -89,7 +89,7 @@ TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t 
   const std::uint64_t need = b.image->stack.bytesFor(items);
   team::Job job{runRange, &launch, b.plan->total_groups, steal,
                 need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
-                timed ? &launch.busy_ns : nullptr, choice, ts.own_team_only};
+                timed ? &launch.busy_ns : nullptr, choice, ts.background_thread};
   if (!team::runJob(job)) return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
   if (launch.execution_failed.load(std::memory_order_relaxed))

@@ -1,5 +1,5 @@
 // Per-kernel estimate of how long a launch takes, which decides inline vs team for
-// launches below the size threshold, and whether the team may steal.
+// launches below the size threshold.
 //
 // Timing a launch costs two clock reads. A kernel whose last timed launch was fast, less
 // than fastNs() (16 times the cost of timing, and at least 1 µs), is timed only one launch
@@ -27,7 +27,6 @@ class Sampler {
  public:
   static constexpr std::uint32_t kPeriod = 16;           // a power of two
   static constexpr std::uint64_t kMinFastNs = 1'000;     // fastNs() is at least this
-  static constexpr std::uint64_t kStealNs = 50'000;      // last launch this slow: steal
   static constexpr std::uint64_t kTeamSerialNs = 20'000; // serial work worth the team
   static_assert((kPeriod & (kPeriod - 1)) == 0);
 

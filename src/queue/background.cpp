@@ -214,7 +214,7 @@ bool moveOffPosterCpu(Runner &r, team::CpuMover &mover) {
 void *runnerMain(void *) {
   Runner &r = runner();
   kernel::ThreadState &ts = kernel::threadState();
-  ts.own_team_only = true;
+  ts.background_thread = true;
   team::CpuMover mover;
   std::uint32_t seen = r.done.load(std::memory_order_relaxed);
   for (;;) {

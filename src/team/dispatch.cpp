@@ -79,7 +79,7 @@ unsigned executorThreads(unsigned requested) {
 }
 
 bool runJob(const Job &job) {
-  if (job.own_only) return Team::instance().run(job);
+  if (job.from_background) return Team::instance().run(job);
   ForeignTeam &pool = foreignTeam();
   if (pool.active() && job.stack_bytes <= pool.stackBytes() && !executorLostToFork())
     return pool.run(job);

@@ -58,7 +58,8 @@ bool Team::run(const Job &job) {
   if (discovery_ == Discovery::Running &&
       discovered_.load(std::memory_order_relaxed) != nullptr)
     installTopology();
-  const unsigned n = size_.load(std::memory_order_relaxed);
+  unsigned n = size_.load(std::memory_order_relaxed);
+  if (job.from_background && n > 1) --n;
   if (n == 1 || job.total == 1) {
     runWhole(job, 0);
     busy_.store(false, std::memory_order_release);

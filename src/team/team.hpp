@@ -44,9 +44,13 @@ struct Job {
   // HOSTKERNEL_TEAM=auto with OpenMP loaded: the launching kernel's choice of team
   // (team/team_choice.hpp); null: the process's.
   TeamChoice *choice = nullptr;
-  // Only hostkernel's own workers may run it (the job comes from the background launch
-  // thread: team/dispatch.cpp).
-  bool own_only = false;
+  // The job comes from the background launch thread (queue/background.hpp) while the
+  // application's thread goes on with its own work. Only hostkernel's own workers run it
+  // (team/dispatch.cpp), and one thread fewer than the team has, so that the application
+  // keeps a CPU: with a team of two, the background thread runs it alone. A team of
+  // every CPU beside a busy application thread has one thread more than CPUs, and a job
+  // then waits for whichever of its threads the scheduler left out.
+  bool from_background = false;
 };
 
 // How a team is made. Team::instance() uses optionsFromConfig(); tests and benchmarks

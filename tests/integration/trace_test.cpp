@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -19,10 +20,19 @@
 
 namespace {
 
-const char *kSource =
-    "kernel void add_lid(global int *x) { x[get_global_id(0)] += (int)get_local_id(0); }";
+// `reps` rounds of work per item: 1 for most launches, more for the last large ones, which
+// then take milliseconds: the team always steals, so in a short launch the calling thread
+// may run every group before a worker of a loaded machine wakes. (Not so many that the
+// kernel's team work reaches HOSTKERNEL_SPECIALIZE_MS, which sends a launch to PoCL.)
+const char *kSource = R"CLC(
+kernel void add_lid(global int *x, int reps) {
+  int v = x[get_global_id(0)];
+  for (int i = 0; i < reps; ++i) v = v * 3 + (int)get_local_id(0);
+  x[get_global_id(0)] = v;
+}
+)CLC";
 
-constexpr int kInline = 30, kTeam = 40;
+constexpr int kInline = 30, kTeam = 40, kLongTeam = 3, kLongReps = 200;
 constexpr size_t kLocal = 64, kSmall = 256, kLarge = 64 * 1024, kOdd = 1000;
 
 // The child: builds the kernel and launches it kInline times small (inline), kTeam times
@@ -37,13 +47,19 @@ int MakeLaunches() {
     return 11;
   cl_kernel k = hkCreateKernel(program, "add_lid", &err);
   cl_mem x = hkCreateBuffer(cl.context, CL_MEM_READ_WRITE, kLarge * sizeof(int), nullptr, &err);
-  if (err != CL_SUCCESS || hkSetKernelArg(k, 0, sizeof x, &x) != CL_SUCCESS) return 12;
+  const int one = 1, many = kLongReps;
+  if (err != CL_SUCCESS || hkSetKernelArg(k, 0, sizeof x, &x) != CL_SUCCESS ||
+      hkSetKernelArg(k, 1, sizeof one, &one) != CL_SUCCESS)
+    return 12;
   for (int i = 0; i < kInline; ++i)
     if (hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kSmall, &kLocal, 0, nullptr, nullptr))
       return 13;
-  for (int i = 0; i < kTeam; ++i)
+  for (int i = 0; i < kTeam; ++i) {
+    if (i == kTeam - kLongTeam && hkSetKernelArg(k, 1, sizeof many, &many) != CL_SUCCESS)
+      return 12;
     if (hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kLarge, &kLocal, 0, nullptr, nullptr))
       return 14;
+  }
   // PoCL takes it or refuses it (OpenCL 1.2 programs have uniform groups): either way it
   // went to the queue.
   hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kOdd, &kLocal, 0, nullptr, nullptr);
@@ -131,17 +147,26 @@ TEST(Trace, OneEventPerLaunchAndALanePerTeamThread) {
   for (const nlohmann::json &l : launches) {
     if (l.at("args").at("path") != "team") continue;
     const double begin = l.at("ts"), end = begin + l.at("dur").get<double>();
-    std::uint64_t groups = 0;
+    std::uint64_t groups = 0, largest_lane = 0, lanes_of_launch = 0;
     std::set<int> tids;
     for (const nlohmann::json &lane : lanes) {
       const double lb = lane.at("ts"), le = lb + lane.at("dur").get<double>();
       if (lb + slack_us < begin || le > end + slack_us) continue;
-      groups += lane.at("args").at("groups").get<std::uint64_t>();
+      const std::uint64_t lane_groups = lane.at("args").at("groups");
+      groups += lane_groups;
+      largest_lane = std::max(largest_lane, lane_groups);
+      ++lanes_of_launch;
       tids.insert(lane.at("tid").get<int>());
       ++placed;
     }
     EXPECT_EQ(groups, l.at("args").at("groups").get<std::uint64_t>())
         << "team launch at " << begin;
+    // The launch path always steals (launch::execute): each claim is at most a quarter
+    // of what is left of a block, so no lane holds half the groups, as a static split's
+    // one block per thread of two would. (One lane: a job of one group.)
+    if (lanes_of_launch > 1)
+      EXPECT_LT(2 * largest_lane, l.at("args").at("groups").get<std::uint64_t>())
+          << "team launch at " << begin << " split statically";
     if (tids.size() >= 2) ++launches_on_two_lanes;
   }
   EXPECT_EQ(placed, lanes.size()) << "a Lane event outside every team launch";

@@ -201,6 +201,25 @@ TEST_F(TeamTest, StaticSplitRunsBlockKOnThreadK) {
   checkStaticBlocks(four);
 }
 
+// A job from the background launch thread leaves the application's thread a CPU: it runs
+// on one thread fewer than the team has (team::Job::from_background). With the static
+// split every thread of the job gets a block, so the thread left out is the only one
+// that never runs a group, every time.
+TEST_F(TeamTest, JobFromTheBackgroundRunsOnOneThreadFewer) {
+  for (unsigned threads : {2u, 3u, 4u}) {
+    Team team(smallSpin(threads));
+    for (std::uint64_t total : {64u, 1000u}) {
+      SCOPED_TRACE("threads=" + std::to_string(threads) + " total=" + std::to_string(total));
+      Counting c(total);
+      Job job = c.job(false);
+      job.from_background = true;
+      ASSERT_TRUE(team.run(job));
+      EXPECT_EQ(c.wrongCounts(), 0u);
+      EXPECT_EQ(c.max_thread.load(), threads - 2) << "a thread past the job's ran a group";
+    }
+  }
+}
+
 // Thread 0's first group sleeps 20 ms; the others must take some of thread 0's block.
 void slowFirstGroupOfThreadZero(Counting &, std::uint64_t b, std::uint64_t, unsigned t) {
   if (t == 0 && b == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
