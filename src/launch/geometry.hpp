@@ -29,18 +29,6 @@ struct LaunchRequest {
   // non-null: checked by the caller).
   static LaunchRequest from(std::uint32_t dim, const std::size_t *offset,
                             const std::size_t *global, const std::size_t *local);
-
-  // True when this call asks for exactly `r` (the launch path's cache check).
-  bool sameAs(std::uint32_t d, const std::size_t *off, const std::size_t *glob,
-              const std::size_t *loc) const {
-    if (d != dim || (loc != nullptr) != has_local) return false;
-    for (std::uint32_t i = 0; i < d; ++i) {
-      if (glob[i] != global[i]) return false;
-      if ((off ? off[i] : 0) != offset[i]) return false;
-      if (loc && loc[i] != local[i]) return false;
-    }
-    return true;
-  }
 };
 
 // Filled by planLaunch or PlanCache::lookup. `Plan p;` leaves it uninitialised on purpose:

@@ -45,7 +45,6 @@ class LaunchableKernel : public kernel::DeviceKernel {
   // (an argument set, a long launch, enough team work to specialize).
   std::atomic<bool> plans_valid{false};
   PlanCache plans;
-  LaunchRequest request;  // the last planned request (slow path, under mutex)
   std::size_t planned_local[3] = {0, 0, 0};  // its plan's local size (merged groups: larger)
   Sampler sampler;
   team::TeamChoice team_choice;  // HOSTKERNEL_TEAM=auto with OpenMP: this kernel's team

@@ -113,7 +113,6 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   bool replan = false;
   if (hk_reason w = k.fitImage(plan.pc, replan); w != HK_REASON_NONE) return toQueue(w);
   if (replan) return decide(k, t, r, caller_stack_room, plan);  // now generic: once
-  k.request = r;
   for (int d = 0; d < 3; ++d) k.planned_local[d] = plan.pc.local_size[d];
   noteAfterLaunch(k);
   k.plans.store(r, plan);

@@ -71,18 +71,6 @@ TEST(Geometry, RequiredWorkGroupSizeMustBeGivenExactly) {
             HK_REASON_INVALID_LAUNCH);
 }
 
-TEST(Geometry, SameRequestIsRecognisedAndAnyChangeIsNot) {
-  size_t g[2] = {64, 8}, l[2] = {8, 8}, o[2] = {1, 2};
-  LaunchRequest r = LaunchRequest::from(2, o, g, l);
-  EXPECT_TRUE(r.sameAs(2, o, g, l));
-  size_t g2[2] = {64, 16}, o2[2] = {1, 3};
-  EXPECT_FALSE(r.sameAs(2, o, g2, l));
-  EXPECT_FALSE(r.sameAs(2, o2, g, l));
-  EXPECT_FALSE(r.sameAs(2, nullptr, g, l));
-  EXPECT_FALSE(r.sameAs(2, o, g, nullptr));
-  EXPECT_FALSE(r.sameAs(1, o, g, l));
-}
-
 
 // Native kernels: the grid is rounded up to whole work-groups; the plan keeps the true
 // ndrange (the hidden argument) and how many groups per dimension lie inside it.
