@@ -416,9 +416,15 @@ void settleAll() {
           launch::stackRoomForLaunch(ts.stackRoom()) &&
       claim(r, target)) {
     // Not even started long after its hand-over: the background thread got no CPU (the
-    // others are busy), and the launch overlapped nothing. Counted as a late one.
-    if (k)
-      noteWaited(*k, nowNs() - posted_ns > std::max(2 * k->sampler.lastNs(), kNoStartNs));
+    // others are busy), and the launch overlapped nothing. Counted as a late one. The
+    // kernel's duration is the lesser of its last launch's wall time and the sampler's
+    // estimate (the lesser of its last two launches): a late launch before this one
+    // lasted as long as another process kept its thread off the CPU, and must not make
+    // this one look started in time.
+    if (k) {
+      const std::uint64_t duration = std::min(k->sampler.lastNs(), k->sampler.serialNs());
+      noteWaited(*k, nowNs() - posted_ns > std::max(2 * duration, kNoStartNs));
+    }
     runJob(r, ts, target, false);
     return;
   }

@@ -23,7 +23,10 @@ class CpuMover {
 
   // Moves the calling thread off `cpu` onto its other allowed CPUs, then allows it all of
   // them again. The allowed CPUs are read at each move, never remembered: the application
-  // may pin its threads (hostkernel's too) at any time, and a move must not undo that.
+  // may pin its threads (hostkernel's too) at any time, and a move must not undo that. A
+  // pin set by another thread between the move's two system calls is undone all the same
+  // (no system call changes an affinity only if it is unchanged): one who pins a moving
+  // thread checks that the pin held.
   // At most once per interval; false when it did not move: too soon, no other allowed
   // CPU, the affinity not readable or not changeable.
   bool moveOff(int cpu);

@@ -324,7 +324,7 @@ TEST_F(Background, ShortLaunchesRunBeforeTheirCallsReturn) {
 
 // Sets the CPU affinity of every thread of the process (the background thread, PoCL's
 // workers); false if any refuses.
-bool PinEveryThread(const cpu_set_t &set) {
+bool SetEveryThread(const cpu_set_t &set) {
   DIR *d = opendir("/proc/self/task");
   if (!d) return false;
   bool ok = true;
@@ -333,6 +333,35 @@ bool PinEveryThread(const cpu_set_t &set) {
       ok = sched_setaffinity(std::atoi(e->d_name), sizeof set, &set) == 0 && ok;
   closedir(d);
   return ok;
+}
+
+// Whether every thread of the process has the affinity `set`.
+bool EveryThreadHas(const cpu_set_t &set) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return false;
+  bool ok = true;
+  while (dirent *e = readdir(d)) {
+    cpu_set_t now;
+    if (e->d_name[0] != '.')
+      ok = sched_getaffinity(std::atoi(e->d_name), sizeof now, &now) == 0 &&
+           CPU_EQUAL(&now, &set) && ok;
+  }
+  closedir(d);
+  return ok;
+}
+
+// Pins every thread of the process to `set`, and checks that the pin holds once the
+// threads have parked. A thread that moves itself off a CPU (team::CpuMover: the
+// background thread spinning for its next job) restores the affinity it read before the
+// move, undoing a pin that lands in between; the background thread would then run its
+// launches on another CPU. So: pin, let the threads park, check, again if needed.
+bool PinEveryThread(const cpu_set_t &set) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (!SetEveryThread(set)) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (EveryThreadHas(set)) return true;
+  }
+  return false;
 }
 
 // A background thread that loses its CPU, made certain: the whole process on one CPU, and
@@ -415,7 +444,7 @@ class BackgroundWithoutCpu : public Background {
       sched_setscheduler(0, SCHED_OTHER, &normal);
       if (started_first) pthread_join(other_process, nullptr);
       EXPECT_TRUE(Filled(read.data(), value * 1000));
-      if (value == 1) after_two = InBackground(kernel);
+    if (value == 1) after_two = InBackground(kernel);
     }
     ASSERT_TRUE(PinEveryThread(all));
     // Handed over (one only if the fixture's launch was late too, on a busy machine).
