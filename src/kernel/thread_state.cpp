@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/fd_io.hpp"
 #include "pocl/abi.hpp"
 
 namespace hk::kernel {
@@ -144,13 +145,7 @@ void ThreadState::flushPrintf() {
   }
   std::fflush(stdout);
   std::size_t n = printf_position < printf_capacity ? printf_position : printf_capacity;
-  std::size_t done = 0;
-  while (done < n) {
-    ssize_t w = ::write(STDOUT_FILENO, printf_buffer + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;
-    done += static_cast<std::size_t>(w);
-  }
+  writeAll(STDOUT_FILENO, printf_buffer, n);  // what stdout does not take is lost, as in PoCL
   printf_position = 0;
 }
 

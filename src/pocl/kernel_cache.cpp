@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "base/fd_io.hpp"
 #include "pocl/release.hpp"
 
 namespace hk::pocl {
@@ -95,13 +96,7 @@ bool readPoclCacheFile(const std::string &path, std::uint64_t max_bytes,
     return false;
   }
   out.resize(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
+  const std::size_t done = readUpTo(fd, out.data(), out.size());
   ::close(fd);
   if (done != out.size()) {
     why = path + ": short read";

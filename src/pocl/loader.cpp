@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/config.hpp"
+#include "base/fd_io.hpp"
 #include "pocl/perf_map.hpp"
 
 namespace hk::pocl {
@@ -25,16 +26,10 @@ std::unique_ptr<LoadedLibrary> LoadedLibrary::load(std::span<const std::uint8_t>
     error = std::string("memfd_create failed: ") + std::strerror(errno);
     return nullptr;
   }
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = std::string("writing work-group library failed: ") + std::strerror(errno);
-      ::close(fd);
-      return nullptr;
-    }
-    done += static_cast<std::size_t>(n);
+  if (!writeAll(fd, bytes.data(), bytes.size())) {
+    error = std::string("writing work-group library failed: ") + std::strerror(errno);
+    ::close(fd);
+    return nullptr;
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   // RTLD_LOCAL: kernels of different programs may share symbol names.

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+#include "base/fd_io.hpp"
+
 namespace hk::program {
 namespace {
 
@@ -35,30 +37,6 @@ bool randomBytes(void *out, std::size_t n) {
   auto *p = static_cast<std::uint8_t *>(out);
   while (n) {
     const ssize_t r = ::getrandom(p, n, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
-
-bool readAll(int fd, void *buf, std::size_t n) {
-  auto *p = static_cast<char *>(buf);
-  while (n) {
-    const ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
-
-bool writeAll(int fd, const void *buf, std::size_t n) {
-  auto *p = static_cast<const char *>(buf);
-  while (n) {
-    const ssize_t r = ::write(fd, p, n);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return false;
     p += r;
@@ -153,7 +131,7 @@ bool CacheDir::loadKey(bool create, std::string &why) {
     why = std::string("the secret key ") + kSecretKeyName +
           " is not a private file of the user (regular, mode 0600, 16 bytes)";
     ok = false;
-  } else if (!readAll(fd, key_.data(), key_.size())) {
+  } else if (readUpTo(fd, key_.data(), key_.size()) != key_.size()) {
     why = std::string("cannot read the secret key ") + kSecretKeyName;
     ok = false;
   }

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "base/config.hpp"
+#include "base/fd_io.hpp"
 #include "base/log.hpp"
 #include "base/next.hpp"
 #include "base/siphash.hpp"
@@ -140,34 +141,6 @@ SipHash128::Tag entryTag(const SipHash128::Key &secret, const EntryHeader &h,
   mac.update(key);
   mac.update(payload);
   return mac.finish();
-}
-
-bool readFully(int fd, void *buf, std::size_t n, std::uint64_t offset) {
-  auto *p = static_cast<char *>(buf);
-  while (n) {
-    ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-    offset += static_cast<std::uint64_t>(r);
-  }
-  return true;
-}
-
-bool writeFully(int fd, const void *buf, std::size_t n) {
-  auto *p = static_cast<const char *>(buf);
-  while (n) {
-    ssize_t r = ::write(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      if (r == 0) errno = ENOSPC;
-      return false;
-    }
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
 }
 
 // A write past RLIMIT_FSIZE raises SIGXFSZ, which ends the process unless it is ignored:
@@ -312,7 +285,7 @@ bool ProgramCache::load(const CacheKey &key, std::vector<std::uint8_t> &payload)
   EntryHeader h{};
   std::string stored_key;
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size < sizeof h || !readFully(fd, &h, sizeof h, 0)) {
+  if (size < sizeof h || preadUpTo(fd, &h, sizeof h, 0) != sizeof h) {
     bad = "truncated header";
   } else if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
     bad = "not a hostkernel cache entry";
@@ -333,11 +306,13 @@ bool ProgramCache::load(const CacheKey &key, std::vector<std::uint8_t> &payload)
       bad = "no memory to read it";
     }
     if (bad) {
-    } else if (!readFully(fd, stored_key.data(), stored_key.size(), sizeof h)) {
+    } else if (preadUpTo(fd, stored_key.data(), stored_key.size(), sizeof h) !=
+               stored_key.size()) {
       bad = "unreadable";
     } else if (stored_key != key.material) {
       bad = "written for another program, device or PoCL version";
-    } else if (!readFully(fd, payload.data(), payload.size(), sizeof h + h.key_size)) {
+    } else if (preadUpTo(fd, payload.data(), payload.size(), sizeof h + h.key_size) !=
+               payload.size()) {
       bad = "unreadable";
     } else if (!tagsEqual(entryTag(dir->secretKey(), h, asBytes(stored_key), payload), h.tag)) {
       bad = "corrupt, or not written with this cache's key (tag mismatch)";
@@ -399,9 +374,9 @@ bool ProgramCache::store(const CacheKey &key, std::span<const std::uint8_t> payl
     writeFailed(std::string("cannot create a file: ") + std::strerror(errno));
     return false;
   }
-  bool ok = writeFully(fd, &h, sizeof h) &&
-            writeFully(fd, key.material.data(), key.material.size()) &&
-            writeFully(fd, payload.data(), payload.size());
+  bool ok = writeAll(fd, &h, sizeof h) &&
+            writeAll(fd, key.material.data(), key.material.size()) &&
+            writeAll(fd, payload.data(), payload.size());
   int saved = errno;
   if (::close(fd) != 0 && ok) {
     ok = false;

@@ -21,6 +21,8 @@
 #include <iostream>
 #include <new>
 
+#include "base/fd_io.hpp"
+
 namespace hk::program {
 namespace {
 
@@ -49,31 +51,12 @@ std::string hex(std::uint32_t v) {
 
 // ---- the forked child ------------------------------------------------------------------
 
-bool writeAll(int fd, const void *data, std::size_t size) {
-  const char *p = static_cast<const char *>(data);
-  while (size) {
-    ssize_t n = write(fd, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 bool readAll(int fd, std::string &out, std::size_t limit) {
   struct stat st;
   if (fstat(fd, &st) != 0) return false;
   std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(st.st_size), limit);
   out.resize(size);
-  std::size_t done = 0;
-  while (done < size) {
-    ssize_t n = pread(fd, out.data() + done, size - done, static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  out.resize(done);
+  out.resize(preadUpTo(fd, out.data(), size, 0));
   return true;
 }
 
