@@ -7,22 +7,28 @@
 namespace hk::pocl {
 namespace {
 
-std::string deviceString(cl_device_id d, cl_device_info what) {
+// A string of clGetDeviceInfo or clGetPlatformInfo, `get(size, value, size_ret)` with the
+// object and the query bound; empty when the query fails.
+template <class Get>
+std::string infoString(Get get) {
   size_t n = 0;
-  if (next().clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  if (get(0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
   std::string s(n, '\0');
-  if (next().clGetDeviceInfo(d, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
+  if (get(n, s.data(), nullptr) != CL_SUCCESS) return {};
   s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
   return s;
 }
 
+std::string deviceString(cl_device_id d, cl_device_info what) {
+  return infoString([&](size_t n, void *v, size_t *ret) {
+    return next().clGetDeviceInfo(d, what, n, v, ret);
+  });
+}
+
 std::string platformString(cl_platform_id p, cl_platform_info what) {
-  size_t n = 0;
-  if (next().clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  if (next().clGetPlatformInfo(p, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
+  return infoString([&](size_t n, void *v, size_t *ret) {
+    return next().clGetPlatformInfo(p, what, n, v, ret);
+  });
 }
 
 template <typename T>

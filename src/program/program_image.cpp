@@ -84,6 +84,21 @@ std::span<const std::uint8_t> programBitcode(const pocl::PoclBinary &bin) {
   return {};
 }
 
+// Loads kernel `name`'s work-group library from `bytes` into `lib` and finds its
+// work-group function there; null with `error` set when either fails (`origin` names
+// where the bytes came from).
+pocl::WorkGroupFn loadWorkGroupFn(std::span<const std::uint8_t> bytes, const std::string &name,
+                                  const std::string &origin,
+                                  std::unique_ptr<pocl::LoadedLibrary> &lib,
+                                  std::string &error) {
+  lib = pocl::LoadedLibrary::load(bytes, name, error);
+  if (!lib) return nullptr;
+  const std::string symbol = pocl::workGroupSymbol(name);
+  auto fn = reinterpret_cast<pocl::WorkGroupFn>(lib->symbol(symbol.c_str()));
+  if (!fn) error = origin + " has no symbol " + symbol;
+  return fn;
+}
+
 }  // namespace
 
 bool binaryAcceptable(const unsigned char *bytes, std::size_t size, std::string &why) {
@@ -276,14 +291,10 @@ const KernelImage *ProgramImage::kernelLocked(const std::string &name, std::stri
     error = "kernel '" + name + "' has no generic work-group library in the binary";
     return nullptr;
   }
-  auto lib = pocl::LoadedLibrary::load(so, name, error);
-  if (!lib) return nullptr;
-  auto fn = reinterpret_cast<pocl::WorkGroupFn>(
-      lib->symbol(pocl::workGroupSymbol(name).c_str()));
-  if (!fn) {
-    error = "symbol " + pocl::workGroupSymbol(name) + " not found";
-    return nullptr;
-  }
+  std::unique_ptr<pocl::LoadedLibrary> lib;
+  const pocl::WorkGroupFn fn =
+      loadWorkGroupFn(so, name, "the program's generic library", lib, error);
+  if (!fn) return nullptr;
   libraries_[name] = std::move(lib);
   KernelImage &k = kernels_[name];
   k.fn = fn;
@@ -431,14 +442,9 @@ const KernelImage *ProgramImage::specializedLocked(const std::string &name,
     error = "PoCL's kernel cache: " + why;
     return nullptr;
   }
-  auto lib = pocl::LoadedLibrary::load(bytes, name, error);
-  if (!lib) return nullptr;
-  auto fn = reinterpret_cast<pocl::WorkGroupFn>(
-      lib->symbol(pocl::workGroupSymbol(name).c_str()));
-  if (!fn) {
-    error = path + " has no symbol " + pocl::workGroupSymbol(name);
-    return nullptr;
-  }
+  std::unique_ptr<pocl::LoadedLibrary> lib;
+  const pocl::WorkGroupFn fn = loadWorkGroupFn(bytes, name, path, lib, error);
+  if (!fn) return nullptr;
   libraries_[key] = std::move(lib);
   KernelImage &k = specialized_[key];
   k = base;
