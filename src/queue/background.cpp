@@ -67,6 +67,12 @@ constexpr std::uint64_t kLateNs = 100'000;
 // late one too: the background thread got no CPU, so the launch overlapped nothing and
 // cost a hand-over and a wake-up.
 constexpr std::uint64_t kNoStartNs = 50'000;
+// The same for a launch whose hand-over had to wake the parked background thread: waking a
+// thread whose CPU idles can take tens to hundreds of µs on a virtual machine (the host
+// must run the idle virtual CPU again), which is no sign of another process. A pause after
+// such launches would feed itself: each pause parks the thread, whose next wake-up would
+// be late again (PyOpenCL's array loop spent a third of its launches paused this way).
+constexpr std::uint64_t kNoStartWokenNs = 1'000'000;
 constexpr std::uint32_t kLongestPauseShift = 6;
 
 // The most buffers a launch in the background keeps alive (Job::buffers); a kernel whose
@@ -113,6 +119,7 @@ struct Runner {
   // as it completes: its kernel, when it was handed over and how long to spin for it.
   std::atomic<launch::LaunchableKernel *> kernel{nullptr};
   std::atomic<std::uint64_t> posted_ns{0};
+  std::atomic<bool> woke{false};  // the hand-over had to wake the parked background thread
   std::atomic<std::uint64_t> spin_limit_ns{0};
   std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
   // The CPU the poster ran on when it handed the job over: the background thread moves
@@ -387,9 +394,15 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   k.counts.background.store(k.counts.background.load(std::memory_order_relaxed) + 1,
                             std::memory_order_relaxed);
   r.posted.store(r.posted.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
-  if (r.parked.load(std::memory_order_seq_cst)) team::futexWake(r.posted, 1);
+  const bool parked = r.parked.load(std::memory_order_seq_cst);
+  r.woke.store(parked, std::memory_order_relaxed);
+  if (parked) team::futexWake(r.posted, 1);
   *err = CL_SUCCESS;
   return true;
+}
+
+bool startedLate(std::uint64_t waited_ns, bool woken, std::uint64_t duration_ns) {
+  return waited_ns > (woken ? kNoStartWokenNs : std::max(2 * duration_ns, kNoStartNs));
 }
 
 void settleAll() {
@@ -422,8 +435,8 @@ void settleAll() {
     // lasted as long as another process kept its thread off the CPU, and must not make
     // this one look started in time.
     if (k) {
-      const std::uint64_t duration = std::min(k->sampler.lastNs(), k->sampler.serialNs());
-      noteWaited(*k, nowNs() - posted_ns > std::max(2 * duration, kNoStartNs));
+      noteWaited(*k, startedLate(nowNs() - posted_ns, r.woke.load(std::memory_order_relaxed),
+                                 std::min(k->sampler.lastNs(), k->sampler.serialNs())));
     }
     runJob(r, ts, target, false);
     return;

@@ -67,6 +67,12 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
 // if the background thread has not started it yet (and this thread's stack has the room).
 void settleAll();
 
+// Whether a launch that a settling caller found not started `waited_ns` after its
+// hand-over counts as late (docs/background.md): the background thread got no CPU, so
+// the launch overlapped nothing. `woken`: the hand-over had to wake the parked background
+// thread; `duration_ns`: the kernel's usual duration.
+bool startedLate(std::uint64_t waited_ns, bool woken, std::uint64_t duration_ns);
+
 // settleAll() if the running launch is on `q`.
 inline void settleQueue(const Queue &q) {
   if (g_background_now.busy.load(std::memory_order_acquire) &&

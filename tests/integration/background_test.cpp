@@ -443,6 +443,11 @@ class BackgroundWithoutCpu : public Background {
                 CL_SUCCESS);
       sched_setscheduler(0, SCHED_OTHER, &normal);
       if (started_first) pthread_join(other_process, nullptr);
+      // Real-time threads get at most 95 % of each second (sched_rt_runtime_us): past it,
+      // the background thread would run and finish the launch after all. A machine busy
+      // with other work makes `busy` hundreds of ms; sleeping as long keeps the real-time
+      // share of any second near half.
+      std::this_thread::sleep_for(busy);
       EXPECT_TRUE(Filled(read.data(), value * 1000));
     if (value == 1) after_two = InBackground(kernel);
     }
