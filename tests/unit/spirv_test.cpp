@@ -449,34 +449,32 @@ class SpirvPocl : public ::testing::Test {
     const hk::pocl::Release *r = hk::pocl::runningRelease(Pocl::get().device);
     return r && r->takes_il;
   }
+  // Builds locals_two_kernels.spv, as read or with `edit` applied, and checks that each
+  // kernel has only its own local memory and that with_tile works.
+  static void ExpectLocalsOfTheirKernelOnly(Bytes (*edit)(const Bytes &)) {
+    Bytes spv = readFile(std::string(HK_SPIRV_TEST_DIR) + "/locals_two_kernels.spv");
+    if (edit) spv = edit(spv);
+    ASSERT_GT(spv.size(), 20u);
+    std::string error;
+    cl_program p = Pocl::get().fromSpirv(spv, error);
+    ASSERT_NE(p, nullptr) << error;
+    EXPECT_EQ(localMemSize(p, "without_locals"), 0u);
+    if (!poclReadsSpirv()) EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
+    expectWithTileWorks(p);
+    clReleaseProgram(p);
+  }
 };
 
 // PoCL 3.1 gives every addrspace(3) global of a module with !spirv.Source to every
 // kernel; the translation must leave each local with its own kernel only.
 TEST_F(SpirvPocl, KernelScopeLocalsBelongToTheirKernelOnly) {
-  Bytes spv = readFile(std::string(HK_SPIRV_TEST_DIR) + "/locals_two_kernels.spv");
-  ASSERT_GT(spv.size(), 20u);
-  std::string error;
-  cl_program p = Pocl::get().fromSpirv(spv, error);
-  ASSERT_NE(p, nullptr) << error;
-  EXPECT_EQ(localMemSize(p, "without_locals"), 0u);
-  if (!poclReadsSpirv()) EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
-  expectWithTileWorks(p);
-  clReleaseProgram(p);
+  ExpectLocalsOfTheirKernelOnly(nullptr);
 }
 
 // Without OpName the local has no "<kernel>." name for PoCL to recognise: the translation
 // names it after the kernel that uses it.
 TEST_F(SpirvPocl, UnnamedLocalsAreNamedAfterTheirKernel) {
-  Bytes spv = withoutNames(readFile(std::string(HK_SPIRV_TEST_DIR) + "/locals_two_kernels.spv"));
-  ASSERT_GT(spv.size(), 20u);
-  std::string error;
-  cl_program p = Pocl::get().fromSpirv(spv, error);
-  ASSERT_NE(p, nullptr) << error;
-  EXPECT_EQ(localMemSize(p, "without_locals"), 0u);
-  if (!poclReadsSpirv()) EXPECT_GE(localMemSize(p, "with_tile"), 256u * 4);
-  expectWithTileWorks(p);
-  clReleaseProgram(p);
+  ExpectLocalsOfTheirKernelOnly(withoutNames);
 }
 
 TEST_F(SpirvPocl, ArgumentNamesSurvive) {
