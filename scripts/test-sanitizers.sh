@@ -31,7 +31,12 @@ step() {  # name command...: runs the command, logs to $log, records a failure
   if "$@" >>"$log" 2>&1; then
     echo "   ok ($((SECONDS - start)) s)"
   else
-    echo "   FAILED ($((SECONDS - start)) s); last lines of $log:"
+    echo "   FAILED ($((SECONDS - start)) s); failed tests and checks in $log:"
+    # The names first: a log's tail can be cut short where it is shown.
+    sed -n '/^The following tests FAILED/,/^Errors while running/p' "$log" | sed 's/^/   | /'
+    grep -E '\*\*\*(Failed|Timeout|Exception)|\[  FAILED  \]|ERROR: [A-Za-z]+Sanitizer|runtime error:' \
+      "$log" | head -n 40 | sed 's/^/   | /'
+    echo "   last lines of $log:"
     tail -n 40 "$log" | sed 's/^/   | /'
     failed+=("$name")
     return 1
