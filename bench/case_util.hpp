@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace hkbench {
@@ -64,20 +66,32 @@ constexpr std::size_t roundUp(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
 
+// A launch of `kernel` (kernels/`file`) over a 1-D grid of `global` work-items in groups of
+// `local`; the check reads argument `output` back as `type` after `checkLaunches` launches.
+// The other fields keep KernelLaunch's defaults.
+inline KernelLaunch gridLaunch(std::string file, std::string kernel, std::vector<LaunchArg> args,
+                               std::size_t global, std::size_t local, std::size_t output,
+                               ElemType type, std::uint64_t checkLaunches = 3) {
+  KernelLaunch k;
+  k.file = std::move(file);
+  k.kernel = std::move(kernel);
+  k.args = std::move(args);
+  k.global = {global, 1, 1};
+  k.local = {local, 1, 1};
+  k.outputArg = output;
+  k.outputType = type;
+  k.checkLaunches = checkLaunches;
+  return k;
+}
+
 // Enough work-items for the team (more than the inline limit, 8192 by default): 65536
 // ints in groups of 256, for a kernel of trivial.cl (all take `global int *out`).
 inline constexpr std::size_t kTeamItems = 65536;
 
 inline KernelLaunch teamGridLaunch(const char *kernel) {
-  KernelLaunch k;
-  k.file = "trivial.cl";
-  k.kernel = kernel;
-  k.args = {LaunchArg::generated<int>(kTeamItems, constantFill<int>(-1, kTeamItems))};
-  k.global = {kTeamItems, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::I32;
-  return k;
+  return gridLaunch("trivial.cl", kernel,
+                    {LaunchArg::generated<int>(kTeamItems, constantFill<int>(-1, kTeamItems))},
+                    kTeamItems, 256, 0, ElemType::I32);
 }
 
 }  // namespace hkbench

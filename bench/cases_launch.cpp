@@ -11,15 +11,11 @@ namespace {
 
 // kernel void trivial(global int *out) { out[gid] = gid; } on one work-item.
 const Register kTrivial{[] {
-  KernelLaunch k;
-  k.file = "trivial.cl";
-  k.kernel = "trivial";
   const std::vector<int> out{-1};  // sentinel: the check sees whether the kernel ran
-  k.args = {LaunchArg::buffer<int>(out)};
-  k.global = {1, 1, 1};
-  k.local = {1, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::I32;
+  KernelLaunch k = gridLaunch(
+      "trivial.cl", "trivial",
+      {LaunchArg::buffer<int>(out)},
+      1, 1, 0, ElemType::I32);
   return launchCase(
       "launch/trivial", "latency",
       "trivial(out): 1 work-item (global 1, local 1); one op = launch + finish", k,
@@ -42,15 +38,10 @@ KernelLaunch axpyLaunch(std::size_t n, std::size_t local) {
     x[i] = static_cast<float>(i % 1000);
     y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
   }
-  KernelLaunch k;
-  k.file = "axpy.cl";
-  k.kernel = "axpy";
-  k.args = {LaunchArg::scalar(2.0f), LaunchArg::buffer<float>(x), LaunchArg::buffer<float>(y)};
-  k.global = {n, 1, 1};
-  k.local = {local, 1, 1};
-  k.outputArg = 2;
-  k.outputType = ElemType::F32;
-  return k;
+  return gridLaunch(
+      "axpy.cl", "axpy",
+      {LaunchArg::scalar(2.0f), LaunchArg::buffer<float>(x), LaunchArg::buffer<float>(y)},
+      n, local, 2, ElemType::F32);
 }
 
 // 1000 floats padded to 1024, so that local size 64 divides the grid: the kernel has no
@@ -94,15 +85,11 @@ constexpr std::size_t kPartialN = 1000;
 const Register kPartialWorkgroup{[] {
   std::vector<int> in(1024), out(1024, -1);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 % 1000);
-  KernelLaunch k;
-  k.file = "guarded_copy.cl";
-  k.kernel = "guarded_copy";
-  k.args = {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out),
-            LaunchArg::scalar(static_cast<cl_uint>(kPartialN))};
-  k.global = {1024, 1, 1};
-  k.local = {64, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::I32;
+  KernelLaunch k = gridLaunch(
+      "guarded_copy.cl", "guarded_copy",
+      {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out),
+       LaunchArg::scalar(static_cast<cl_uint>(kPartialN))},
+      1024, 64, 1, ElemType::I32);
   k.native = [](NativeArgs &a) {
     const int *src = a.buf<int>(0);
     int *dst = a.buf<int>(1);
@@ -129,17 +116,13 @@ const Register kNativePartial{[] {
   std::vector<int> in(1024), out(1024, -1);
   for (std::size_t i = 0; i < in.size(); ++i)
     in[i] = i < kPartialN ? static_cast<int>(i * 7 % 1000) : -1;  // -1 -> 2*-1+1 = -1
-  KernelLaunch k;
-  k.file = "native/native_copy.cl";
-  k.kernel = "native_copy";
+  KernelLaunch k = gridLaunch(
+      "native/native_copy.cl", "native_copy",
+      {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out)},
+      kPartialN, 64, 1, ElemType::I32);
   k.nativeKernel = true;
-  k.args = {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out)};
-  k.global = {kPartialN, 1, 1};
-  k.local = {64, 1, 1};
   k.extraPaths = {{"uniform", false, std::array<std::size_t, 3>{1024, 1, 1}},
                   {"checked", true, std::nullopt}};
-  k.outputArg = 1;
-  k.outputType = ElemType::I32;
   k.native = [](NativeArgs &a) {
     const int *src = a.buf<int>(0);
     int *dst = a.buf<int>(1);
@@ -168,33 +151,29 @@ const Register kManyArgs{[] {
     c[i] = static_cast<float>(i % 3);
     d[i] = static_cast<double>(i % 9);
   }
-  KernelLaunch k;
-  k.file = "many_args.cl";
-  k.kernel = "many_args";
   const cl_float2 s7 = {{2.0f, 0.5f}};
   const cl_int4 s8 = {{1, 2, 3, 4}};
-  k.args = {LaunchArg::buffer<float>(out),
-            LaunchArg::buffer<float>(a),
-            LaunchArg::buffer<int>(b),
-            LaunchArg::scalar(1.5f),
-            LaunchArg::scalar(cl_int{3}),
-            LaunchArg::scalar(cl_uint{0x55}),
-            LaunchArg::buffer<float>(c),
-            LaunchArg::scalar(2.0),
-            LaunchArg::scalar(cl_long{7} << 32),
-            LaunchArg::scalar(cl_short{-5}),
-            LaunchArg::scalar(cl_uchar{200}),
-            LaunchArg::buffer<double>(d),
-            LaunchArg::scalar(s7),
-            LaunchArg::scalar(s8),
-            LaunchArg::buffer<int>(out2),
-            LaunchArg::scalar(cl_ulong{0x12345}),
-            LaunchArg::scalar(cl_char{-3}),
-            LaunchArg::scalar(0.25f)};
-  k.global = {n, 1, 1};
-  k.local = {32, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::F32;
+  KernelLaunch k = gridLaunch(
+      "many_args.cl", "many_args",
+      {LaunchArg::buffer<float>(out),
+       LaunchArg::buffer<float>(a),
+       LaunchArg::buffer<int>(b),
+       LaunchArg::scalar(1.5f),
+       LaunchArg::scalar(cl_int{3}),
+       LaunchArg::scalar(cl_uint{0x55}),
+       LaunchArg::buffer<float>(c),
+       LaunchArg::scalar(2.0),
+       LaunchArg::scalar(cl_long{7} << 32),
+       LaunchArg::scalar(cl_short{-5}),
+       LaunchArg::scalar(cl_uchar{200}),
+       LaunchArg::buffer<double>(d),
+       LaunchArg::scalar(s7),
+       LaunchArg::scalar(s8),
+       LaunchArg::buffer<int>(out2),
+       LaunchArg::scalar(cl_ulong{0x12345}),
+       LaunchArg::scalar(cl_char{-3}),
+       LaunchArg::scalar(0.25f)},
+      n, 32, 0, ElemType::F32);
   return launchCase("launch/many-args", "latency",
                     "many_args: 18 arguments (6 buffers; scalars of 1-8 bytes, float2, int4), "
                     "global 128, local 32; one op = launch + finish",
@@ -206,15 +185,11 @@ const Register kGroupReduceLaunch{[] {
   constexpr std::size_t n = 256, l = 64;
   std::vector<float> in(n), partial(n / l, -1.0f);
   for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i % 13);
-  KernelLaunch k;
-  k.file = "reduce_local_arg.cl";
-  k.kernel = "reduce_sum";
-  k.args = {LaunchArg::buffer<float>(in), LaunchArg::buffer<float>(partial),
-            LaunchArg::local(l * sizeof(float))};
-  k.global = {n, 1, 1};
-  k.local = {l, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::F32;
+  KernelLaunch k = gridLaunch(
+      "reduce_local_arg.cl", "reduce_sum",
+      {LaunchArg::buffer<float>(in), LaunchArg::buffer<float>(partial),
+       LaunchArg::local(l * sizeof(float))},
+      n, l, 1, ElemType::F32);
   k.native = [](NativeArgs &a) {
     const float *src = a.buf<float>(0);
     float *dst = a.buf<float>(1);
@@ -266,21 +241,17 @@ const Register kTeamEmpty{[] {
 // The FACTS measurement: axpy on a million floats, L=64.
 const Register kAxpy1e6{[] {
   constexpr std::size_t n = 1000000;
-  KernelLaunch k;
-  k.file = "axpy.cl";
-  k.kernel = "axpy";
   auto xs = [](float *x) {
     for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1000);
   };
   auto ys = [](float *y) {
     for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
   };
-  k.args = {LaunchArg::scalar(2.0f), LaunchArg::generated<float>(n, xs),
-            LaunchArg::generated<float>(n, ys)};
-  k.global = {n, 1, 1};
-  k.local = {64, 1, 1};
-  k.outputArg = 2;
-  k.outputType = ElemType::F32;
+  KernelLaunch k = gridLaunch(
+      "axpy.cl", "axpy",
+      {LaunchArg::scalar(2.0f), LaunchArg::generated<float>(n, xs),
+       LaunchArg::generated<float>(n, ys)},
+      n, 64, 2, ElemType::F32);
   k.native = [](NativeArgs &a) {
     const float s = a.scalar<float>(0);
     const float *x = a.buf<float>(1);

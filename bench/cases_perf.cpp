@@ -81,16 +81,11 @@ constexpr std::size_t kCacheN = std::size_t{1} << 15;
 constexpr std::size_t kDramN = std::size_t{1} << 24;
 
 Case streamCopy(const char *name, std::size_t n, const char *sizeText) {
-  KernelLaunch k;
-  k.file = "stream.cl";
-  k.kernel = "stream_copy";
-  k.args = {LaunchArg::generated<float>(n, smallIntegers<float>(21, 1 << 20, n)),
-            LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n))};
-  k.global = {n, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::F32;
-  k.checkLaunches = 1;
+  KernelLaunch k = gridLaunch(
+      "stream.cl", "stream_copy",
+      {LaunchArg::generated<float>(n, smallIntegers<float>(21, 1 << 20, n)),
+       LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n))},
+      n, 256, 1, ElemType::F32, 1);
   k.native = [n](NativeArgs &a) {
     const float *src = a.buf<float>(0);
     float *dst = a.buf<float>(1);
@@ -101,20 +96,20 @@ Case streamCopy(const char *name, std::size_t n, const char *sizeText) {
                     std::string("stream_copy: c = a on ") + sizeText + ", local 256; one op = launch + finish", k);
 }
 
+// The triad's arguments (out, b, c, s) for n items. Small integers and s = 3: b + s*c is
+// exact, fused or not.
+std::vector<LaunchArg> triadArgs(std::size_t n) {
+  return {LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n)),
+          LaunchArg::generated<float>(n, smallIntegers<float>(22, 1 << 16, n)),
+          LaunchArg::generated<float>(n, smallIntegers<float>(23, 1 << 16, n)),
+          LaunchArg::scalar(3.0f)};
+}
+
 Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
-  KernelLaunch k;
-  k.file = "stream.cl";
-  k.kernel = "stream_triad";
-  // Small integers and s = 3: b + s*c is exact, fused or not.
-  k.args = {LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n)),
-            LaunchArg::generated<float>(n, smallIntegers<float>(22, 1 << 16, n)),
-            LaunchArg::generated<float>(n, smallIntegers<float>(23, 1 << 16, n)),
-            LaunchArg::scalar(3.0f)};
-  k.global = {n, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 0;
-  k.outputType = ElemType::F32;
-  k.checkLaunches = 1;
+  KernelLaunch k = gridLaunch(
+      "stream.cl", "stream_triad",
+      triadArgs(n),
+      n, 256, 0, ElemType::F32, 1);
   k.native = [n](NativeArgs &a) {
     float *out = a.buf<float>(0);
     const float *b = a.buf<float>(1);
@@ -133,20 +128,13 @@ Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
 // work-group with the checked variant through hostkernel; "queue" is PoCL with the checked
 // variant. Target: hostkernel at least as fast as checked.
 Case nativeTriad(const char *name, std::size_t n, const char *sizeText) {
-  KernelLaunch k;
-  k.file = "native/native_variants.cl";
-  k.kernel = "native_triad";
+  // Two launches checked: the second runs the unchecked variant.
+  KernelLaunch k = gridLaunch(
+      "native/native_variants.cl", "native_triad",
+      triadArgs(n),
+      n, 256, 0, ElemType::F32, 2);
   k.nativeKernel = true;
-  k.args = {LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n)),
-            LaunchArg::generated<float>(n, smallIntegers<float>(22, 1 << 16, n)),
-            LaunchArg::generated<float>(n, smallIntegers<float>(23, 1 << 16, n)),
-            LaunchArg::scalar(3.0f)};
-  k.global = {n, 1, 1};
-  k.local = {256, 1, 1};
   k.extraPaths = {{"checked", true, std::nullopt}};
-  k.outputArg = 0;
-  k.outputType = ElemType::F32;
-  k.checkLaunches = 2;  // the second launch runs the unchecked variant
   k.native = [n](NativeArgs &a) {
     float *out = a.buf<float>(0);
     const float *b = a.buf<float>(1);
@@ -227,17 +215,12 @@ const Register kTransposeTiled{[] {
 // ---- private: a private array that lives across a barrier ----------------------------
 const Register kPrivateAcrossBarrier{[] {
   constexpr std::size_t n = std::size_t{1} << 17, l = 256;
-  KernelLaunch k;
-  k.file = "private_across_barrier.cl";
-  k.kernel = "private_across_barrier";
   // Integers below 16: every product and sum of the kernel is exact in float.
-  k.args = {LaunchArg::generated<float>(8 * n, smallIntegers<float>(41, 16, 8 * n)),
-            LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n))};
-  k.global = {n, 1, 1};
-  k.local = {l, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::F32;
-  k.checkLaunches = 1;
+  KernelLaunch k = gridLaunch(
+      "private_across_barrier.cl", "private_across_barrier",
+      {LaunchArg::generated<float>(8 * n, smallIntegers<float>(41, 16, 8 * n)),
+       LaunchArg::generated<float>(n, constantFill<float>(-1.0f, n))},
+      n, l, 1, ElemType::F32, 1);
   k.native = [](NativeArgs &a) {
     const float *in = a.buf<float>(0);
     float *out = a.buf<float>(1);
@@ -268,23 +251,17 @@ const Register kPrivateAcrossBarrier{[] {
 constexpr std::size_t kSmoothN = std::size_t{1} << 20;
 
 Case smoothCase(const char *name, bool localNull) {
-  KernelLaunch k;
-  k.file = "smooth_local.cl";
-  k.kernel = "smooth_local";
-  k.args = {LaunchArg::generated<float>(kSmoothN,
-                                        [](float *p) {
-                                          Rng rng(51);
-                                          for (std::size_t i = 0; i < kSmoothN; ++i)
-                                            p[i] = static_cast<float>(rng.uniform());
-                                        }),
-            LaunchArg::generated<float>(kSmoothN, constantFill<float>(-1.0f, kSmoothN)),
-            LaunchArg::scalar(static_cast<cl_uint>(kSmoothN))};
-  k.global = {kSmoothN, 1, 1};
-  k.local = {256, 1, 1};
+  auto uniform = [](float *p) {
+    Rng rng(51);
+    for (std::size_t i = 0; i < kSmoothN; ++i) p[i] = static_cast<float>(rng.uniform());
+  };
+  KernelLaunch k = gridLaunch(
+      "smooth_local.cl", "smooth_local",
+      {LaunchArg::generated<float>(kSmoothN, uniform),
+       LaunchArg::generated<float>(kSmoothN, constantFill<float>(-1.0f, kSmoothN)),
+       LaunchArg::scalar(static_cast<cl_uint>(kSmoothN))},
+      kSmoothN, 256, 1, ElemType::F32, 1);
   k.localNull = localNull;
-  k.outputArg = 1;
-  k.outputType = ElemType::F32;
-  k.checkLaunches = 1;
   k.native = [](NativeArgs &a) {
     const float *in = a.buf<float>(0);
     float *out = a.buf<float>(1);
@@ -312,20 +289,16 @@ const Register kSchedExplicit{smoothCase("scheduling/explicit", false)};
 const Register kHistogram{[] {
   constexpr std::size_t n = std::size_t{1} << 18;
   constexpr cl_uint bins = 256;
-  KernelLaunch k;
-  k.file = "histogram_atomic.cl";
-  k.kernel = "histogram_atomic";
-  k.args = {LaunchArg::generated<cl_uint>(n,
-                                          [](cl_uint *p) {
-                                            Rng rng(61);
-                                            for (std::size_t i = 0; i < n; ++i) p[i] = rng.next32();
-                                          }),
-            LaunchArg::generated<int>(bins + 2, constantFill<int>(0, bins + 2)),
-            LaunchArg::scalar(bins)};
-  k.global = {n, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::I32;
+  auto random = [](cl_uint *p) {
+    Rng rng(61);
+    for (std::size_t i = 0; i < n; ++i) p[i] = rng.next32();
+  };
+  KernelLaunch k = gridLaunch(
+      "histogram_atomic.cl", "histogram_atomic",
+      {LaunchArg::generated<cl_uint>(n, random),
+       LaunchArg::generated<int>(bins + 2, constantFill<int>(0, bins + 2)),
+       LaunchArg::scalar(bins)},
+      n, 256, 1, ElemType::I32);
   k.native = [](NativeArgs &a) {
     const cl_uint *data = a.buf<cl_uint>(0);
     int *hist = a.buf<int>(1);
@@ -352,18 +325,13 @@ const Register kHistogram{[] {
 // ---- groupreduce / groupscan: work-group collectives written with __local memory ------
 const Register kGroupReduceF64{[] {
   constexpr std::size_t n = std::size_t{1} << 20, l = 256;
-  KernelLaunch k;
-  k.file = "reduce_local_f64.cl";
-  k.kernel = "reduce_sum_f64";
   // Integer values: every partial sum is exact, in any order.
-  k.args = {LaunchArg::generated<double>(n, smallIntegers<double>(71, 1 << 20, n)),
-            LaunchArg::generated<double>(n / l, constantFill<double>(-1.0, n / l)),
-            LaunchArg::local(l * sizeof(double))};
-  k.global = {n, 1, 1};
-  k.local = {l, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::F64;
-  k.checkLaunches = 1;
+  KernelLaunch k = gridLaunch(
+      "reduce_local_f64.cl", "reduce_sum_f64",
+      {LaunchArg::generated<double>(n, smallIntegers<double>(71, 1 << 20, n)),
+       LaunchArg::generated<double>(n / l, constantFill<double>(-1.0, n / l)),
+       LaunchArg::local(l * sizeof(double))},
+      n, l, 1, ElemType::F64, 1);
   k.native = [](NativeArgs &a) {
     const double *in = a.buf<double>(0);
     double *partial = a.buf<double>(1);
@@ -382,17 +350,12 @@ const Register kGroupReduceF64{[] {
 
 const Register kGroupScanI32{[] {
   constexpr std::size_t n = std::size_t{1} << 20, l = 256;
-  KernelLaunch k;
-  k.file = "scan_local.cl";
-  k.kernel = "scan_local";
-  k.args = {LaunchArg::generated<int>(n, smallIntegers<int>(81, 1000, n)),
-            LaunchArg::generated<int>(n, constantFill<int>(-1, n)),
-            LaunchArg::local(l * sizeof(int))};
-  k.global = {n, 1, 1};
-  k.local = {l, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::I32;
-  k.checkLaunches = 1;
+  KernelLaunch k = gridLaunch(
+      "scan_local.cl", "scan_local",
+      {LaunchArg::generated<int>(n, smallIntegers<int>(81, 1000, n)),
+       LaunchArg::generated<int>(n, constantFill<int>(-1, n)),
+       LaunchArg::local(l * sizeof(int))},
+      n, l, 1, ElemType::I32, 1);
   k.native = [](NativeArgs &a) {
     const int *in = a.buf<int>(0);
     int *out = a.buf<int>(1);
@@ -416,21 +379,15 @@ const Register kGroupScanI32{[] {
 constexpr std::size_t kMathN = std::size_t{1} << 18;
 
 Case mathCase(const char *name, const char *kernel, double lo, double hi, double (*fn)(double)) {
-  KernelLaunch k;
-  k.file = "math_f64.cl";
-  k.kernel = kernel;
-  k.args = {LaunchArg::generated<double>(kMathN,
-                                         [lo, hi](double *p) {
-                                           Rng rng(91);
-                                           for (std::size_t i = 0; i < kMathN; ++i)
-                                             p[i] = lo + (hi - lo) * rng.uniform();
-                                         }),
-            LaunchArg::generated<double>(kMathN, constantFill<double>(-1.0, kMathN))};
-  k.global = {kMathN, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::F64;
-  k.checkLaunches = 1;
+  auto uniform = [lo, hi](double *p) {
+    Rng rng(91);
+    for (std::size_t i = 0; i < kMathN; ++i) p[i] = lo + (hi - lo) * rng.uniform();
+  };
+  KernelLaunch k = gridLaunch(
+      "math_f64.cl", kernel,
+      {LaunchArg::generated<double>(kMathN, uniform),
+       LaunchArg::generated<double>(kMathN, constantFill<double>(-1.0, kMathN))},
+      kMathN, 256, 1, ElemType::F64, 1);
   // glibc and SLEEF are both within 1 ulp of the exact result: at most 2 ulp apart.
   k.nativeUlps = 2;
   k.native = [fn](NativeArgs &a) {
@@ -455,18 +412,14 @@ constexpr std::size_t kNarrowGrid = std::size_t{1} << 20;
 constexpr std::size_t kNarrowMasked = kNarrowGrid - 100;
 
 Case narrowCase(const char *name, bool masked) {
-  KernelLaunch k;
-  k.file = masked ? "guarded_copy.cl" : "unguarded_copy.cl";
-  k.kernel = masked ? "guarded_copy" : "unguarded_copy";
-  k.args = {LaunchArg::generated<int>(kNarrowGrid, smallIntegers<int>(101, 1 << 20, kNarrowGrid)),
-            LaunchArg::generated<int>(kNarrowGrid, constantFill<int>(-1, kNarrowGrid))};
+  KernelLaunch k = gridLaunch(
+      masked ? "guarded_copy.cl" : "unguarded_copy.cl",
+      masked ? "guarded_copy" : "unguarded_copy",
+      {LaunchArg::generated<int>(kNarrowGrid, smallIntegers<int>(101, 1 << 20, kNarrowGrid)),
+       LaunchArg::generated<int>(kNarrowGrid, constantFill<int>(-1, kNarrowGrid))},
+      kNarrowGrid, 256, 1, ElemType::I32, 1);
   const std::size_t n = masked ? kNarrowMasked : kNarrowGrid;
   if (masked) k.args.push_back(LaunchArg::scalar(static_cast<cl_uint>(n)));
-  k.global = {kNarrowGrid, 1, 1};
-  k.local = {256, 1, 1};
-  k.outputArg = 1;
-  k.outputType = ElemType::I32;
-  k.checkLaunches = 1;
   k.native = [n](NativeArgs &a) {
     const int *in = a.buf<int>(0);
     int *out = a.buf<int>(1);

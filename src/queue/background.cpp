@@ -71,7 +71,8 @@ constexpr std::uint64_t kNoStartNs = 50'000;
 // thread whose CPU idles can take tens to hundreds of µs on a virtual machine (the host
 // must run the idle virtual CPU again), which is no sign of another process. A pause after
 // such launches would feed itself: each pause parks the thread, whose next wake-up would
-// be late again (PyOpenCL's array loop spent a third of its launches paused this way).
+// be late again: a loop that launches just after the idle spin ends (kIdleSpinNs), as
+// PyOpenCL's array code does, would keep its kernel paused.
 constexpr std::uint64_t kNoStartWokenNs = 1'000'000;
 constexpr std::uint32_t kLongestPauseShift = 6;
 

@@ -449,7 +449,7 @@ class BackgroundWithoutCpu : public Background {
       // share of any second near half.
       std::this_thread::sleep_for(busy);
       EXPECT_TRUE(Filled(read.data(), value * 1000));
-    if (value == 1) after_two = InBackground(kernel);
+      if (value == 1) after_two = InBackground(kernel);
     }
     ASSERT_TRUE(PinEveryThread(all));
     // Handed over (one only if the fixture's launch was late too, on a busy machine).
