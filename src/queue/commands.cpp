@@ -139,40 +139,49 @@ bool mapFlagsValid(cl_map_flags f) {
 constexpr hk_reason kOk = HK_REASON_NONE;
 constexpr hk_reason kPocl = HK_REASON_POCL_CHECKS;
 
+// A read (CL_COMMAND_READ_BUFFER: `size` bytes at `offset` of `buffer` to `host`) or a write
+// (from `host`): directly when the buffer's flags allow that host access, else `forward()`.
+template <typename Forward>
+cl_int moveWithHost(const Command &c, cl_mem buffer, size_t offset, size_t size, void *host,
+                    Forward forward) {
+  const bool read = c.type == CL_COMMAND_READ_BUFFER;
+  const Buffer *b = nullptr;
+  return run(
+      c,
+      [&](const Queue &q) {
+        b = bufferFor(q, buffer, offset, size);
+        return b && host && (read ? hostMayRead(*b) : hostMayWrite(*b)) ? kOk : kPocl;
+      },
+      [&] {
+        char *mem = b->pointer + offset;
+        if (read) std::memmove(host, mem, size);
+        else std::memmove(mem, host, size);
+      },
+      forward);
+}
+
 }  // namespace
 
 cl_int enqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
                          size_t offset, size_t size, void *ptr, cl_uint nwait,
                          const cl_event *waits, cl_event *event) {
-  const Buffer *b = nullptr;
-  return run(
-      {queue, CL_COMMAND_READ_BUFFER, blocking != CL_FALSE, nwait, waits, event},
-      [&](const Queue &q) {
-        b = bufferFor(q, buffer, offset, size);
-        return b && ptr && hostMayRead(*b) ? kOk : kPocl;
-      },
-      [&] { std::memmove(ptr, b->pointer + offset, size); },
-      [&] {
-        return next().clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, nwait,
-                                          waits, event);
-      });
+  auto forward = [&] {
+    return next().clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, nwait, waits,
+                                      event);
+  };
+  return moveWithHost({queue, CL_COMMAND_READ_BUFFER, blocking != CL_FALSE, nwait, waits, event},
+                      buffer, offset, size, ptr, forward);
 }
 
 cl_int enqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
                           size_t offset, size_t size, const void *ptr, cl_uint nwait,
                           const cl_event *waits, cl_event *event) {
-  const Buffer *b = nullptr;
-  return run(
-      {queue, CL_COMMAND_WRITE_BUFFER, blocking != CL_FALSE, nwait, waits, event},
-      [&](const Queue &q) {
-        b = bufferFor(q, buffer, offset, size);
-        return b && ptr && hostMayWrite(*b) ? kOk : kPocl;
-      },
-      [&] { std::memmove(b->pointer + offset, ptr, size); },
-      [&] {
-        return next().clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, nwait,
-                                           waits, event);
-      });
+  auto forward = [&] {
+    return next().clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, nwait, waits,
+                                       event);
+  };
+  return moveWithHost({queue, CL_COMMAND_WRITE_BUFFER, blocking != CL_FALSE, nwait, waits, event},
+                      buffer, offset, size, const_cast<void *>(ptr), forward);  // only read
 }
 
 namespace {

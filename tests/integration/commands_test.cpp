@@ -374,6 +374,10 @@ TEST_F(Commands, InvalidRequestsGetPoclsOwnErrors) {
   cl_mem no_access = HkBuffer(kBytes, CL_MEM_HOST_NO_ACCESS);
   cl_int err = CL_SUCCESS;
   cl_mem pno_access = clCreateBuffer(ctx_, CL_MEM_HOST_NO_ACCESS, kBytes, nullptr, &err);
+  cl_mem write_only = HkBuffer(kBytes, CL_MEM_HOST_WRITE_ONLY);
+  cl_mem pwrite_only = clCreateBuffer(ctx_, CL_MEM_HOST_WRITE_ONLY, kBytes, nullptr, &err);
+  cl_mem read_only = HkBuffer(kBytes, CL_MEM_HOST_READ_ONLY);
+  cl_mem pread_only = clCreateBuffer(ctx_, CL_MEM_HOST_READ_ONLY, kBytes, nullptr, &err);
   std::vector<unsigned char> host(2 * kBytes);
   const int pat = 1;
   CountsSince reads(CL_COMMAND_READ_BUFFER);
@@ -394,6 +398,14 @@ TEST_F(Commands, InvalidRequestsGetPoclsOwnErrors) {
     return (hk ? hkEnqueueReadBuffer : clEnqueueReadBuffer)(
         q_, hk ? no_access : pno_access, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr);
   });
+  both([&](bool hk) {  // a read of CL_MEM_HOST_WRITE_ONLY
+    return (hk ? hkEnqueueReadBuffer : clEnqueueReadBuffer)(
+        q_, hk ? write_only : pwrite_only, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr);
+  });
+  both([&](bool hk) {  // a write of CL_MEM_HOST_READ_ONLY
+    return (hk ? hkEnqueueWriteBuffer : clEnqueueWriteBuffer)(
+        q_, hk ? read_only : pread_only, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr);
+  });
   both([&](bool hk) {  // overlapping copy within one buffer
     return (hk ? hkEnqueueCopyBuffer : clEnqueueCopyBuffer)(q_, hk ? m : pm, hk ? m : pm, 0, 8,
                                                            64, 0, nullptr, nullptr);
@@ -407,8 +419,9 @@ TEST_F(Commands, InvalidRequestsGetPoclsOwnErrors) {
                                                            nullptr, nullptr);
   });
   EXPECT_EQ(reads.direct(), 0u);
-  EXPECT_EQ(reads.queuedFor(HK_REASON_POCL_CHECKS), 2u);
-  for (cl_mem x : {m, pm, no_access, pno_access}) hkReleaseMemObject(x);
+  EXPECT_EQ(reads.queuedFor(HK_REASON_POCL_CHECKS), 3u);
+  for (cl_mem x : {m, pm, no_access, pno_access, write_only, pwrite_only, read_only, pread_only})
+    hkReleaseMemObject(x);
 }
 
 TEST_F(Commands, CommandsBehindAUserEventGoToPoclAndKeepTheOrder) {
