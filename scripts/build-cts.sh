@@ -29,8 +29,8 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 
 dir=$HOME/cts from=https://github.com/KhronosGroup jobs=$(nproc)
 commits="b8f8906c 15b536b 0d25db9"
-suites="test_basic test_api test_buffers test_events test_compiler test_printf test_commonfns
-test_relationals test_vectors test_workgroups test_atomics test_non_uniform_work_group"
+source "$repo/scripts/lib/cts-suites.sh"
+suites=$hk_cts_suites
 while [[ $# -gt 0 ]]; do
   case $1 in
     --dir) dir=$2; shift 2 ;;
