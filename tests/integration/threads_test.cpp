@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/group_sum_kernel.hpp"
 #include "support/launch_counts.hpp"
 #include "support/pocl_device.hpp"
 
@@ -32,17 +33,6 @@ const char *kSource = R"CLC(
 kernel void saxpy_int(int a, global const int *x, global const int *y, global int *out) {
   size_t i = get_global_id(0);
   out[i] = a * x[i] + y[i];
-}
-
-kernel void group_sum(global const int *in, global int *out, local int *tmp, int add) {
-  size_t l = get_local_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)] + add;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = tmp[0];
 }
 
 kernel void group_reverse(global const int *in, global int *out, int mul) {
@@ -245,7 +235,8 @@ class Threads : public ::testing::Test {
     cl_int err = CL_SUCCESS;
     env_.ctx = clCreateContext(nullptr, 1, &env_.device, nullptr, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
-    env_.program = clCreateProgramWithSource(env_.ctx, 1, &kSource, nullptr, &err);
+    const char *sources[] = {kSource, kGroupSumSource};
+    env_.program = clCreateProgramWithSource(env_.ctx, 2, sources, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     ASSERT_EQ(clBuildProgram(env_.program, 1, &env_.device, "", nullptr, nullptr), CL_SUCCESS);
   }

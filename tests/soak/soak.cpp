@@ -39,6 +39,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/group_sum_kernel.hpp"
+
 namespace {
 
 const char *kSource = R"CLC(
@@ -51,17 +53,6 @@ kernel void fill(global int *out, int seed) {
   size_t z = get_global_id(2) - get_global_offset(2);
   size_t i = (z * h + y) * w + x;
   out[i] = seed * 31 + (int)i + (int)get_global_offset(0) * 7;
-}
-
-kernel void group_sum(global const int *in, global int *out, local int *tmp, int add) {
-  size_t l = get_local_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)] + add;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = tmp[0];
 }
 
 kernel void big(global uint *out, uint seed) {
@@ -382,7 +373,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   s.ctx = clCreateContext(nullptr, 1, &s.device, nullptr, nullptr, &err);
-  s.program = hkCreateProgramWithSource(s.ctx, 1, &kSource, nullptr, &err);
+  const char *sources[] = {kSource, kGroupSumSource};
+  s.program = hkCreateProgramWithSource(s.ctx, 2, sources, nullptr, &err);
   if (err != CL_SUCCESS ||
       hkBuildProgram(s.program, 1, &s.device, "", nullptr, nullptr) != CL_SUCCESS) {
     std::fprintf(stderr, "soak: building the program failed\n");
