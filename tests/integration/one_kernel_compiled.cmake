@@ -6,5 +6,5 @@ add_test(NAME integration.one_kernel_compiled.clean
 set_tests_properties(integration.one_kernel_compiled.clean PROPERTIES
                      FIXTURES_SETUP hk_one_kernel_clean)
 set_tests_properties(integration.one_kernel_compiled_test PROPERTIES
-  ENVIRONMENT "POCL_CACHE_DIR=${HK_TEST_ONE_KERNEL_POCL_CACHE};ASAN_OPTIONS=fast_unwind_on_malloc=0"
+  ENVIRONMENT "POCL_CACHE_DIR=${HK_TEST_ONE_KERNEL_POCL_CACHE}"
   FIXTURES_REQUIRED hk_one_kernel_clean)

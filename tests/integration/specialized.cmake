@@ -2,15 +2,13 @@
 # run (an empty PoCL kernel cache: one launch through PoCL's queue compiles the function,
 # after 1 ms of team work) and a warm one (the function is in PoCL's cache already: taken
 # after 2 ms of team work, with compiling put off to 100 s).
-# ASAN_OPTIONS (read by ASan builds only): full stacks for allocations, so that the PoCL
-# leak the cold compile shows matches its suppression by function (tests/sanitizers/lsan.supp).
 set(HK_TEST_SPECIALIZED_POCL_CACHE ${CMAKE_BINARY_DIR}/test-specialized-pocl-cache)
 add_test(NAME integration.specialized.clean
          COMMAND ${CMAKE_COMMAND} -E rm -rf ${HK_TEST_SPECIALIZED_POCL_CACHE})
 set_tests_properties(integration.specialized.clean PROPERTIES
                      FIXTURES_SETUP hk_specialized_clean)
 set_tests_properties(integration.specialized_test PROPERTIES
-  ENVIRONMENT "HOSTKERNEL_SPECIALIZE_MS=1;POCL_CACHE_DIR=${HK_TEST_SPECIALIZED_POCL_CACHE};ASAN_OPTIONS=fast_unwind_on_malloc=0"
+  ENVIRONMENT "HOSTKERNEL_SPECIALIZE_MS=1;POCL_CACHE_DIR=${HK_TEST_SPECIALIZED_POCL_CACHE}"
   FIXTURES_REQUIRED hk_specialized_clean FIXTURES_SETUP hk_specialized_cold)
 add_test(NAME integration.specialized_test.warm COMMAND specialized_test)
 set_tests_properties(integration.specialized_test.warm PROPERTIES

@@ -9,12 +9,3 @@ target_include_directories(hk_soak PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # suppo
 
 add_test(NAME soak.short COMMAND hk_soak --launches 20000 --threads 4)
 set_tests_properties(soak.short PROPERTIES LABELS soak TIMEOUT 900)
-# Under load (ctest -j, a sanitizer build) a kernel of the soak can reach the team work at
-# which it specializes (docs/specialized.md): PoCL then compiles a work-group function that
-# may not be in its kernel cache yet, and loses the leak lsan.supp names
-# (pocl_check_kernel_disk_cache); the fast unwinder stops inside libpocl before that frame,
-# the slow one reaches it.
-if(HK_SANITIZE STREQUAL "address")
-  set_property(TEST soak.short APPEND PROPERTY ENVIRONMENT_MODIFICATION
-               "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=0")
-endif()

@@ -20,13 +20,3 @@ add_test(NAME unit.first_launch_test.report
 set_tests_properties(unit.first_launch_test.report PROPERTIES
   ENVIRONMENT "HOSTKERNEL_REPORT=1"
   PASS_REGULAR_EXPRESSION "queue: 1 x while the kernel was being prepared")
-# Its programs are new to PoCL, whose work-group function compiles on PoCL's own threads
-# then lose the leak lsan.supp names (pocl_check_kernel_disk_cache); the fast unwinder
-# stops inside libpocl before that frame, the slow one reaches it.
-if(HK_SANITIZE STREQUAL "address")
-  foreach(t unit.first_launch_test unit.first_launch_test.warm_cache unit.first_launch_test.report
-            unit.first_launch_concurrency_test)
-    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
-                 "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=0")
-  endforeach()
-endif()
