@@ -42,8 +42,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 
 cts= root= out= layer= full=0 fresh=0 report_only=0 timeout_s=3600 modes=pocl,layer
-suites="test_basic test_api test_buffers test_events test_compiler test_printf test_commonfns
-test_relationals test_vectors test_workgroups test_atomics test_non_uniform_work_group"
+source "$repo/scripts/lib/cts-suites.sh"
+suites=$hk_cts_suites
 while [[ $# -gt 0 ]]; do
   case $1 in
     --cts) cts=$2; shift 2 ;;
