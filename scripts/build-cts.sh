@@ -75,7 +75,8 @@ checkout OpenCL-Headers "${commit_list[1]:-}"
 checkout SPIRV-Headers "${commit_list[2]:-}"
 
 libdir=$(dirname "$(find /usr/lib -name libOpenCL.so -print -quit)")
-[[ -n $libdir && $libdir != . ]] || { echo "build-cts: no libOpenCL.so (ocl-icd-opencl-dev)" >&2; exit 1; }
+[[ -n $libdir && $libdir != . ]] ||
+  { echo "build-cts: no libOpenCL.so (ocl-icd-opencl-dev)" >&2; exit 1; }
 cmake -S "$dir/OpenCL-CTS" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
   -DCL_INCLUDE_DIR="$dir/OpenCL-Headers" -DCL_LIB_DIR="$libdir" -DOPENCL_LIBRARIES=OpenCL \
   -DSPIRV_INCLUDE_DIR="$dir/SPIRV-Headers" -DSPIRV_TOOLS_DIR=/usr/bin \

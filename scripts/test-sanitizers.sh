@@ -34,8 +34,8 @@ step() {  # name command...: runs the command, logs to $log, records a failure
     echo "   FAILED ($((SECONDS - start)) s); failed tests and checks in $log:"
     # The names first: a log's tail can be cut short where it is shown.
     sed -n '/^The following tests FAILED/,/^Errors while running/p' "$log" | sed 's/^/   | /'
-    grep -E '\*\*\*(Failed|Timeout|Exception)|\[  FAILED  \]|ERROR: [A-Za-z]+Sanitizer|runtime error:' \
-      "$log" | head -n 40 | sed 's/^/   | /'
+    grep -E -e '\*\*\*(Failed|Timeout|Exception)|\[  FAILED  \]' \
+         -e 'ERROR: [A-Za-z]+Sanitizer|runtime error:' "$log" | head -n 40 | sed 's/^/   | /'
     echo "   last lines of $log:"
     tail -n 40 "$log" | sed 's/^/   | /'
     failed+=("$name")

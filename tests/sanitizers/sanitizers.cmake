@@ -3,8 +3,8 @@
 # (scripts/test-sanitizers.sh builds both and runs them).
 #
 # ASan+UBSan: leaks are checked (LSan); lsan.supp may list genuine leaks of PoCL, LLVM or
-# the ICD loader only (today: PoCL's, by library, as it says why). UBSan stops at the first finding (the build
-# uses -fno-sanitize-recover). TSan: tsan.supp may list races inside PoCL's own
+# the ICD loader only (today: PoCL's, by library, as it says why). UBSan stops at the first
+# finding (the build uses -fno-sanitize-recover). TSan: tsan.supp may list races inside PoCL's own
 # (uninstrumented) code only; a report with a hostkernel frame is never suppressed.
 #
 # The options are prepended to any value already in the environment, so a developer can
