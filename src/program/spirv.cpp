@@ -174,6 +174,58 @@ class Fd {
   int fd_;
 };
 
+// What the translator child answered on its status pipe.
+enum class ChildAnswer { Status, Died, TimedOut };
+
+// Waits for the child's status byte on `fd` (into `status`), or for EOF when it dies,
+// at most `timeout`. A poll that fails counts as a child that never answers.
+ChildAnswer awaitStatusByte(int fd, std::chrono::milliseconds timeout, char &status) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return ChildAnswer::TimedOut;
+    struct pollfd p{fd, POLLIN, 0};
+    int r = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return ChildAnswer::TimedOut;
+    if (r == 0) continue;
+    ssize_t n = read(fd, &status, 1);
+    if (n < 0 && errno == EINTR) continue;
+    return n == 1 ? ChildAnswer::Status : ChildAnswer::Died;
+  }
+}
+
+// The error of a child that ended without a status byte: how it ended (`reaped`: waitpid
+// returned its `wstatus`), with the reason its log `log_fd` gives.
+std::string childFailure(int log_fd, bool reaped, int wstatus, std::size_t memory_limit) {
+  std::string text;
+  readAll(log_fd, text, 64 * 1024);
+  const std::string reason = crashReason(text);
+  auto with = [&reason](std::string what) { return reason.empty() ? what : what + ": " + reason; };
+  if (reaped && WIFEXITED(wstatus)) {
+    switch (WEXITSTATUS(wstatus)) {
+      case detail::kChildExitOutOfMemory:
+        return "malformed SPIR-V: the translator ran out of memory (limit " +
+               std::to_string(memory_limit >> 20) + " MiB)";
+      case detail::kChildExitCalledExit:
+      case detail::kChildExitFatal: return with("SPIR-V translation failed");
+      default:
+        return with("malformed SPIR-V: the translator exited with status " +
+                    std::to_string(WEXITSTATUS(wstatus)));
+    }
+  }
+  if (reaped && WIFSIGNALED(wstatus)) {
+    return with("malformed SPIR-V: the translator crashed (" +
+                signalName(WTERMSIG(wstatus)) + ")");
+  }
+  return with("malformed SPIR-V: the translator died");
+}
+
+// Translates `spirv` in a forked child (childMain), so that a malformed module that
+// crashes, hangs or exhausts memory in the translator costs a child, never the
+// application: the child answers with a status byte and the bitcode (or the error) in
+// memory files, and is killed after `timeout`.
 bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uint8_t> &bitcode,
                        std::string &error, std::chrono::milliseconds timeout,
                        std::size_t memory_limit, int native_checked, bool output_spirv) {
@@ -195,30 +247,10 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
                           native_checked, output_spirv);
   status_write.reset();
 
-  // Wait for the child's status byte, or for EOF when it dies.
   char status = 0;
-  bool got_status = false, timed_out = false;
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    struct pollfd p{status_read.get(), POLLIN, 0};
-    int r = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      timed_out = true;  // cannot wait: treat as a child that never answers
-      break;
-    }
-    if (r == 0) continue;
-    ssize_t n = read(status_read.get(), &status, 1);
-    if (n < 0 && errno == EINTR) continue;
-    got_status = n == 1;
-    break;
-  }
+  const ChildAnswer answer = awaitStatusByte(status_read.get(), timeout, status);
+  const bool timed_out = answer == ChildAnswer::TimedOut;
+  const bool got_status = answer == ChildAnswer::Status;
   if (timed_out) kill(pid, SIGKILL);
   int wstatus = 0;
   pid_t waited;
@@ -246,30 +278,7 @@ bool translateIsolated(std::span<const std::uint8_t> spirv, std::vector<std::uin
     if (error.empty()) error = "SPIR-V translation failed";
     return false;
   }
-  std::string text;
-  readAll(log.get(), text, 64 * 1024);
-  std::string reason = crashReason(text);
-  auto with = [&reason](std::string what) { return reason.empty() ? what : what + ": " + reason; };
-  if (waited == pid && WIFEXITED(wstatus)) {
-    switch (WEXITSTATUS(wstatus)) {
-      case detail::kChildExitOutOfMemory:
-        error = "malformed SPIR-V: the translator ran out of memory (limit " +
-                std::to_string(memory_limit >> 20) + " MiB)";
-        return false;
-      case detail::kChildExitCalledExit:
-      case detail::kChildExitFatal:
-        error = with("SPIR-V translation failed");
-        return false;
-      default:
-        error = with("malformed SPIR-V: the translator exited with status " +
-                     std::to_string(WEXITSTATUS(wstatus)));
-        return false;
-    }
-  }
-  error = with(waited == pid && WIFSIGNALED(wstatus)
-                   ? "malformed SPIR-V: the translator crashed (" +
-                         signalName(WTERMSIG(wstatus)) + ")"
-                   : "malformed SPIR-V: the translator died");
+  error = childFailure(log.get(), waited == pid, wstatus, memory_limit);
   return false;
 }
 
