@@ -85,6 +85,8 @@ class Walker {
  public:
   explicit Walker(const llvm::DataLayout &dl) : dl_(dl) {}
 
+  // The cost of `f` with every callee inlined (as PoCL inlines them), memoised per
+  // function; `depth` counts the calls that led here (past kMaxCallDepth: unknown).
   llvm::Error cost(llvm::Function &f, unsigned depth, Cost &out) {
     if (auto it = memo_.find(&f); it != memo_.end()) {
       out = it->second;
@@ -96,8 +98,21 @@ class Walker {
     }
     if (llvm::Error e = f.materialize()) return e;
     Cost c;
-    // Pass 1: callees, allocas and PHIs; which calls reach a barrier.
-    llvm::DenseMap<const llvm::Instruction *, bool> barrier_calls;
+    BarrierCalls barrier_calls;
+    if (llvm::Error e = scanInstructions(f, depth, c, barrier_calls)) return e;
+    c.context_bytes += contextBytes(f, barrier_calls);
+    memo_[&f] = c;
+    out = c;
+    return llvm::Error::success();
+  }
+
+ private:
+  // The calls of a function that reach a barrier.
+  using BarrierCalls = llvm::DenseMap<const llvm::Instruction *, bool>;
+
+  // Pass 1 of cost(): callees, allocas and PHIs; which calls reach a barrier.
+  llvm::Error scanInstructions(llvm::Function &f, unsigned depth, Cost &c,
+                               BarrierCalls &barrier_calls) {
     for (llvm::BasicBlock &bb : f) {
       for (llvm::Instruction &inst : bb) {
         for (const llvm::Use &op : inst.operands())
@@ -117,27 +132,8 @@ class Walker {
           // PoCL turns PHI nodes into allocas before its work-item loops.
           c.private_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedValue();
         } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
-          llvm::Function *callee = call->getCalledFunction();
-          if (!callee) {  // indirect (OpenCL C has none) or inline assembly
-            c.groups = true;
-            continue;
-          }
-          const llvm::StringRef name = callee->getName();
-          bool reaches_barrier = isBarrierName(name);
-          const bool group_free_builtin = isGroupFreeBuiltin(name);
-          if (!group_free_builtin && isGroupBuiltin(name)) c.groups = true;
-          if (!callee->isDeclaration() || callee->isMaterializable()) {
-            // PoCL inlines every call into the kernel: count the callee once per call site.
-            Cost cc;
-            if (llvm::Error e = cost(*callee, depth + 1, cc)) return e;
-            c.private_bytes += cc.private_bytes;
-            c.context_bytes += cc.context_bytes;
-            c.unknown |= cc.unknown;
-            if (!group_free_builtin) c.groups |= cc.groups;
-            reaches_barrier |= cc.barrier;
-          } else if (!callee->isIntrinsic() && !group_free_builtin) {
-            c.groups = true;  // a function this module does not define: unknown
-          }
+          bool reaches_barrier = false;
+          if (llvm::Error e = costCall(*call, depth, c, reaches_barrier)) return e;
           if (reaches_barrier) {
             barrier_calls[&inst] = true;
             c.barrier = true;
@@ -145,9 +141,42 @@ class Walker {
         }
       }
     }
-    // Pass 2: values that may be live across a barrier, should the kernel have one. PoCL's
-    // parallel regions are made of whole basic blocks split at barriers, so a value is
-    // context-saved only if it is used in another block or after a barrier in its own.
+    return llvm::Error::success();
+  }
+
+  // A call's share of its caller's cost `c`; `reaches_barrier` when the callee is a
+  // barrier or calls one.
+  llvm::Error costCall(llvm::CallBase &call, unsigned depth, Cost &c, bool &reaches_barrier) {
+    llvm::Function *callee = call.getCalledFunction();
+    if (!callee) {  // indirect (OpenCL C has none) or inline assembly
+      c.groups = true;
+      return llvm::Error::success();
+    }
+    const llvm::StringRef name = callee->getName();
+    reaches_barrier = isBarrierName(name);
+    const bool group_free_builtin = isGroupFreeBuiltin(name);
+    if (!group_free_builtin && isGroupBuiltin(name)) c.groups = true;
+    if (!callee->isDeclaration() || callee->isMaterializable()) {
+      // PoCL inlines every call into the kernel: count the callee once per call site.
+      Cost cc;
+      if (llvm::Error e = cost(*callee, depth + 1, cc)) return e;
+      c.private_bytes += cc.private_bytes;
+      c.context_bytes += cc.context_bytes;
+      c.unknown |= cc.unknown;
+      if (!group_free_builtin) c.groups |= cc.groups;
+      reaches_barrier |= cc.barrier;
+    } else if (!callee->isIntrinsic() && !group_free_builtin) {
+      c.groups = true;  // a function this module does not define: unknown
+    }
+    return llvm::Error::success();
+  }
+
+  // Pass 2 of cost(): the bytes of values that may be live across a barrier, should the
+  // kernel have one. PoCL's parallel regions are made of whole basic blocks split at
+  // barriers, so a value is context-saved only if it is used in another block or after a
+  // barrier in its own.
+  std::uint64_t contextBytes(llvm::Function &f, const BarrierCalls &barrier_calls) {
+    std::uint64_t bytes = 0;
     for (llvm::BasicBlock &bb : f) {
       llvm::DenseMap<const llvm::Instruction *, unsigned> epoch;
       unsigned barriers_seen = 0;
@@ -170,15 +199,12 @@ class Walker {
           }
         }
         if (crosses && inst.getType()->isSized())
-          c.context_bytes += dl_.getTypeAllocSize(inst.getType()).getFixedValue();
+          bytes += dl_.getTypeAllocSize(inst.getType()).getFixedValue();
       }
     }
-    memo_[&f] = c;
-    out = c;
-    return llvm::Error::success();
+    return bytes;
   }
 
- private:
   const llvm::DataLayout &dl_;
   std::map<const llvm::Function *, Cost> memo_;
 };
