@@ -1,14 +1,12 @@
 // The program cache's clean-up (docs/cache.md, "Size"): temporary files of writers that
 // died before their rename, entries unused for long, and the size bound, least recently
 // used first. Ages are set with utimensat, never waited for.
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -17,6 +15,7 @@
 
 #include "program/cache_dir.hpp"
 #include "program/program_cache.hpp"
+#include "support/dir_entries.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -38,17 +37,6 @@ void age(const std::string &path, std::int64_t age_s) {
   ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), t, AT_SYMLINK_NOFOLLOW), 0) << path;
 }
 
-std::vector<std::string> names(const std::string &dir) {
-  std::vector<std::string> out;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d))
-      if (std::string n = e->d_name; n != "." && n != "..") out.push_back(n);
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(CacheSweep, RemovesOldTemporaryFilesAndUnusedEntriesOnly) {
   TempDir dir("hk-sweep-test");
   CacheDir cd;
@@ -63,7 +51,7 @@ TEST(CacheSweep, RemovesOldTemporaryFilesAndUnusedEntriesOnly) {
   writeFile(dir.path + "/README", 10);  // not the cache's: left alone
   age(dir.path + "/README", 400 * 24 * 3600);
   EXPECT_EQ(cd.sweep(1 << 20, 3600, 30 * 24 * 3600), 2u);
-  EXPECT_EQ(names(dir.path),
+  EXPECT_EQ(DirEntryNames(dir.path),
             (std::vector<std::string>{hk::program::kSecretKeyName, ".tmp-b.hkc-live00", "README",
                                       "new.hkc"}));
 }
@@ -79,7 +67,7 @@ TEST(CacheSweep, SizeBoundEvictsLeastRecentlyUsedFirst) {
     age(e, 100 * (5 - i));  // e0 the least recently used
   }
   EXPECT_EQ(cd.sweep(2500, 3600, 30 * 24 * 3600), 3u);
-  EXPECT_EQ(names(dir.path),
+  EXPECT_EQ(DirEntryNames(dir.path),
             (std::vector<std::string>{hk::program::kSecretKeyName, "e3.hkc", "e4.hkc"}));
 }
 
@@ -101,8 +89,8 @@ TEST(CacheSweep, FirstStoreOfAProcessCleansUp) {
   ProgramCache cache(dir.path);
   CacheKey k{"second", "second.hkc"};
   ASSERT_TRUE(cache.store(k, std::vector<std::uint8_t>(100, 2)));
-  EXPECT_EQ(names(dir.path), (std::vector<std::string>{hk::program::kSecretKeyName,
-                                                       "first.hkc", "second.hkc"}));
+  EXPECT_EQ(DirEntryNames(dir.path),
+            (std::vector<std::string>{hk::program::kSecretKeyName, "first.hkc", "second.hkc"}));
 }
 
 TEST(CacheSweep, UsingAnEntryMakesItRecent) {

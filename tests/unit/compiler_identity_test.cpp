@@ -15,19 +15,15 @@
 #include <string>
 
 #include "program/program_cache.hpp"
-#include "support/pocl_device.hpp"
+#include "support/opencl_context.hpp"
 
 namespace {
 
 TEST(CompilerIdentity, KeyNamesPoclsLibrariesAndKernelLibrary) {
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  const char *source = "kernel void k(global int *o) { o[0] = 1; }";
-  cl_program program = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
-  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  OpenClContext cl;
+  ASSERT_NE(cl.context, nullptr) << cl.error;
+  cl_program program = cl.buildProgram("kernel void k(global int *o) { o[0] = 1; }");
+  ASSERT_NE(program, nullptr) << cl.error;
 
   const std::string &id = hk::pocl::compilerIdentity();
   EXPECT_NE(id.find("/libpocl.so"), std::string::npos) << id;
@@ -36,10 +32,9 @@ TEST(CompilerIdentity, KeyNamesPoclsLibrariesAndKernelLibrary) {
 
   hk::program::CacheKey key;
   std::string why;
-  ASSERT_TRUE(hk::program::makeCacheKey(program, device, key, why)) << why;
+  ASSERT_TRUE(hk::program::makeCacheKey(program, cl.device, key, why)) << why;
   EXPECT_NE(key.material.find(id), std::string::npos);
   clReleaseProgram(program);
-  clReleaseContext(ctx);
 }
 
 TEST(CompilerIdentity, FileIdentityChangesWithTheFile) {

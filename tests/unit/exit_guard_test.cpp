@@ -24,15 +24,19 @@
 namespace {
 
 int g_out = -1;  // the pipe to the parent, in the child
+std::atomic<bool> g_compile_holds{false};  // in the child: the compile holds its slot
 
 void say(const char *what) { (void)!::write(g_out, what, std::strlen(what)); }
 
-// Forks; the child runs `body` (which ends with exit) with g_out open; returns what the
-// child said and its exit status.
+// Forks; the child runs `body` (which ends with exit) with g_out open. Returns what the
+// child said; a child that did not exit (a signal ended it) fails the test.
 template <typename F>
-std::string inChild(F body, int &status) {
+std::string saidByChild(F body) {
   int p[2];
-  if (::pipe(p) != 0) return "pipe failed";
+  if (::pipe(p) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return "";
+  }
   const pid_t pid = fork();
   if (pid == 0) {
     ::close(p[0]);
@@ -46,30 +50,37 @@ std::string inChild(F body, int &status) {
   char buf[256];
   for (ssize_t n; (n = ::read(p[0], buf, sizeof buf)) > 0;) said.append(buf, n);
   ::close(p[0]);
+  int status = 0;
   waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << said;
   return said;
 }
 
+// Forks; the child runs `prepare`, then `compile` on a thread of its own, and calls exit()
+// as soon as `compile` has set g_compile_holds (holding its CompileSlot), so that exit
+// begins while the compile runs. Returns what the child said, as saidByChild does.
+template <typename Prepare, typename Compile>
+std::string saidByChildExitingDuringCompile(Prepare prepare, Compile compile) {
+  return saidByChild([&] {
+    prepare();
+    std::thread(compile).detach();
+    while (!g_compile_holds.load()) sched_yield();
+    std::exit(0);
+  });
+}
+
 TEST(ExitGuard, ExitWaitsForARunningCompileBeforeTheDestructors) {
-  int status = 0;
-  const std::string said = inChild(
+  const std::string said = saidByChildExitingDuringCompile(
+      [] { std::atexit([] { say("destructors;"); }); },  // libLLVM's, registered at its load
       [] {
-        std::atexit([] { say("destructors;"); });  // libLLVM's, registered at its load
-        static std::atomic<bool> holding{false};
-        std::thread([] {
-          hk::CompileSlot slot;
-          if (!slot) return say("no slot;");
-          say("compiling;");
-          holding.store(true);
-          while (!hk::exitBegun()) sched_yield();  // the compile still runs when exit begins
-          say(hk::beginCompile() ? "new slot;" : "new refused;");
-          say("compiled;");
-        }).detach();
-        while (!holding.load()) sched_yield();
-        std::exit(0);
-      },
-      status);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << said;
+        hk::CompileSlot slot;
+        if (!slot) return say("no slot;");
+        say("compiling;");
+        g_compile_holds.store(true);
+        while (!hk::exitBegun()) sched_yield();  // the compile still runs when exit begins
+        say(hk::beginCompile() ? "new slot;" : "new refused;");
+        say("compiled;");
+      });
   EXPECT_EQ(said, "compiling;new refused;compiled;destructors;");
 }
 
@@ -77,45 +88,33 @@ TEST(ExitGuard, ExitWaitsForARunningCompileBeforeTheDestructors) {
 // after the guard's exit handler: they run before it. The main thread's thread_local
 // destructor, which exit() runs before every handler, must wait for the compile.
 TEST(ExitGuard, ExitWaitsForACompileBeforeTheDestructorsRegisteredDuringIt) {
-  int status = 0;
-  const std::string said = inChild(
+  const std::string said = saidByChildExitingDuringCompile(
+      [] { hk::waitForCompilesAtThreadExit(); },
       [] {
-        hk::waitForCompilesAtThreadExit();
-        static std::atomic<bool> holding{false};
-        std::thread([] {
-          {
-            hk::CompileSlot slot;
-            if (!slot) return say("no slot;");
-            std::atexit([] { say("destructors;"); });  // a static the compile first used
-            holding.store(true);
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            say("compiled;");
-          }
-          for (;;) pause();
-        }).detach();
-        while (!holding.load()) sched_yield();
-        std::exit(0);
-      },
-      status);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << said;
+        {
+          hk::CompileSlot slot;
+          if (!slot) return say("no slot;");
+          std::atexit([] { say("destructors;"); });  // a static the compile first used
+          g_compile_holds.store(true);
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          say("compiled;");
+        }
+        for (;;) pause();
+      });
   EXPECT_EQ(said, "compiled;destructors;");
 }
 
 TEST(ExitGuard, NoCompileStartsOnceExitHasBegun) {
-  int status = 0;
-  const std::string said = inChild(
-      [] {
-        std::atexit([] {  // runs after the guard's handler, as libLLVM's destructors do
-          say(hk::beginCompile() ? "slot;" : "refused;");
-          std::vector<hk::program::StackEstimate> out;
-          hk::program::estimateKernelStacks({}, {"k"}, out);
-          say((out[0].error + ";").c_str());
-        });
-        { hk::CompileSlot first; }  // installs the guard's exit handler
-        std::exit(0);
-      },
-      status);
-  ASSERT_TRUE(WIFEXITED(status));
+  const std::string said = saidByChild([] {
+    std::atexit([] {  // runs after the guard's handler, as libLLVM's destructors do
+      say(hk::beginCompile() ? "slot;" : "refused;");
+      std::vector<hk::program::StackEstimate> out;
+      hk::program::estimateKernelStacks({}, {"k"}, out);
+      say((out[0].error + ";").c_str());
+    });
+    { hk::CompileSlot first; }  // installs the guard's exit handler
+    std::exit(0);
+  });
   EXPECT_EQ(said, "refused;the process is exiting;");
 }
 

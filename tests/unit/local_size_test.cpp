@@ -10,7 +10,7 @@
 // OpenCL, so forking is safe.
 
 #include "launch/local_size.hpp"
-#include "support/pocl_device.hpp"
+#include "support/opencl_context.hpp"
 
 #include <CL/cl.h>
 #include <gtest/gtest.h>
@@ -159,23 +159,19 @@ int runPoclSweep(FILE *out) {
     }                                                                        \
   } while (0)
 
-  cl_device_id dev = nullptr;
-  if (!FindPoclDevice(nullptr, &dev)) {
-    std::fprintf(out, "no PoCL CPU device\n");
+  OpenClContext cl;
+  cl_program prog = cl.buildProgram(kSource);
+  if (!prog) {
+    std::fprintf(out, "%s\n", cl.error.c_str());
     return 2;
   }
-
+  const cl_device_id dev = cl.device;
   cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+  cl_command_queue q = clCreateCommandQueueWithProperties(cl.context, dev, nullptr, &err);
   CHECK_CL(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-  CHECK_CL(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CHECK_CL(err);
-  CHECK_CL(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr));
   cl_kernel k = clCreateKernel(prog, "ls", &err);
   CHECK_CL(err);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_ulong), nullptr, &err);
+  cl_mem buf = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 3 * sizeof(cl_ulong), nullptr, &err);
   CHECK_CL(err);
   CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
 
@@ -217,7 +213,6 @@ int runPoclSweep(FILE *out) {
   clReleaseKernel(k);
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
   return mismatches ? 1 : 0;
 #undef CHECK_CL
 }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "program/program_image.hpp"
-#include "support/pocl_device.hpp"
+#include "support/opencl_context.hpp"
 
 namespace {
 
@@ -96,21 +96,18 @@ void checkProgram(cl_context ctx, cl_device_id device, const std::string &src,
 }
 
 TEST(PerKernelImage, MetadataIsTheBinarysOrNotUsed) {
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  OpenClContext cl;
+  ASSERT_NE(cl.context, nullptr) << cl.error;
   Totals totals;
   for (const fs::directory_entry &e : fs::directory_iterator(HK_KERNELS_DIR)) {
     if (e.path().extension() != ".cl") continue;
     std::ifstream in(e.path());
     std::stringstream text;
     text << in.rdbuf();
-    checkProgram(ctx, device, text.str(), "", e.path().filename().string(), totals);
+    checkProgram(cl.context, cl.device, text.str(), "", e.path().filename().string(), totals);
   }
   // flush_denorms read from PoCL's program, and a kernel-scope __local array.
-  checkProgram(ctx, device,
+  checkProgram(cl.context, cl.device,
                "kernel void f(global float *o) { o[get_global_id(0)] *= 0.5f; }\n"
                "kernel void g(global float *o) { local float t[64];\n"
                "  t[get_local_id(0)] = o[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -118,7 +115,6 @@ TEST(PerKernelImage, MetadataIsTheBinarysOrNotUsed) {
                "-cl-denorms-are-zero", "denormals-are-zero", totals);
   EXPECT_GE(totals.per_kernel, 20);
   EXPECT_GE(totals.from_binary, 1);
-  clReleaseContext(ctx);
 }
 
 }  // namespace

@@ -37,6 +37,17 @@ void ExpectSamePlan(const Plan &got, const Plan &want) {
   EXPECT_EQ(got.stack_kib, want.stack_kib);
 }
 
+// Stores `want` in `c` for the request made of (`dim`, `offset`, `global`, `local`), then
+// looks that request up: it must hit and fill exactly `want`. Call it inside
+// ASSERT_NO_FATAL_FAILURE: after a miss there is no plan to check further.
+void ExpectStoredPlanHits(PlanCache &c, const Plan &want, std::uint32_t dim,
+                          const size_t *offset, const size_t *global, const size_t *local) {
+  c.store(LaunchRequest::from(dim, offset, global, local), want);
+  Plan got;
+  ASSERT_TRUE(c.lookup(dim, offset, global, local, got));
+  ExpectSamePlan(got, want);
+}
+
 TEST(PlanCache, EmptyCacheMisses) {
   PlanCache c;
   size_t g = 1;
@@ -48,12 +59,8 @@ TEST(PlanCache, EmptyCacheMisses) {
 TEST(PlanCache, HitFillsTheStoredPlan) {
   size_t g[3] = {64, 6, 4}, l[3] = {16, 3, 2}, o[3] = {5, 6, 7};
   const LaunchRequest r = LaunchRequest::from(3, o, g, l);
-  const Plan want = planOf(r);
   PlanCache c;
-  c.store(r, want);
-  Plan got;
-  ASSERT_TRUE(c.lookup(3, o, g, l, got));
-  ExpectSamePlan(got, want);
+  ASSERT_NO_FATAL_FAILURE(ExpectStoredPlanHits(c, planOf(r), 3, o, g, l));
 }
 
 // Merged work-groups (docs/launch.md): the plan's first local size is larger than the
@@ -64,12 +71,9 @@ TEST(PlanCache, MergedGroupsHitForTheRequestedLocalSize) {
   const LaunchRequest r = LaunchRequest::from(2, nullptr, g, l);
   LaunchRequest merged = r;
   merged.local[0] = 1024;
-  const Plan want = planOf(merged);
   PlanCache c;
-  c.store(r, want);
+  ASSERT_NO_FATAL_FAILURE(ExpectStoredPlanHits(c, planOf(merged), 2, nullptr, g, l));
   Plan got;
-  ASSERT_TRUE(c.lookup(2, nullptr, g, l, got));
-  ExpectSamePlan(got, want);
   size_t other[2] = {1024, 2};
   EXPECT_FALSE(c.lookup(2, nullptr, g, other, got)) << "the planned size is not the key";
   size_t y[2] = {64, 4};
@@ -82,10 +86,7 @@ TEST(PlanCache, TeamSizedFlagAndDefaultLocalSizeSurvive) {
   const Plan want = planOf(r);
   ASSERT_TRUE(want.team_sized);
   PlanCache c;
-  c.store(r, want);
-  Plan got;
-  ASSERT_TRUE(c.lookup(1, nullptr, &g, nullptr, got));
-  ExpectSamePlan(got, want);
+  ASSERT_NO_FATAL_FAILURE(ExpectStoredPlanHits(c, want, 1, nullptr, &g, nullptr));
 }
 
 // Native kernels' plans (rounded up to whole work-groups) carry how far the last group of
@@ -102,10 +103,7 @@ TEST(PlanCache, NativePaddingSurvives) {
   ASSERT_EQ(want.pad[1], 2u);
   ASSERT_EQ(want.pad[2], 1u);
   PlanCache c;
-  c.store(r, want);
-  Plan got;
-  ASSERT_TRUE(c.lookup(3, nullptr, g, l, got));
-  ExpectSamePlan(got, want);
+  ASSERT_NO_FATAL_FAILURE(ExpectStoredPlanHits(c, want, 3, nullptr, g, l));
 }
 
 TEST(PlanCache, AnyDifferenceInTheRequestMisses) {

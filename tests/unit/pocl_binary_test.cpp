@@ -121,13 +121,6 @@ const RealBinary &realBinary() {
   return bin;
 }
 
-// Gives the real binary to a test, or skips (no PoCL here) / fails (PoCL broke).
-#define HK_REQUIRE_REAL_BINARY(var)                                   \
-  const RealBinary &var##_holder = realBinary();                     \
-  if (!var##_holder.have_pocl) GTEST_SKIP() << var##_holder.problem; \
-  ASSERT_FALSE(var##_holder.bytes.empty()) << var##_holder.problem;   \
-  const Bytes &var = var##_holder.bytes
-
 // Byte ranges [begin, end) of file contents (offsets into `data`): corrupting or cutting
 // inside them only changes opaque bytes, so the dense tests concentrate elsewhere.
 std::vector<std::pair<std::size_t, std::size_t>> contentRanges(const Bytes &data,
@@ -149,6 +142,25 @@ bool insideContent(const std::vector<std::pair<std::size_t, std::size_t>> &range
     if (off > b && off < e) return true;
   return false;
 }
+
+// The real binary (`data`, written by `real.release`), parsed whole into `full`, with the
+// byte ranges of its files' contents (`content`). SetUp skips without PoCL, and fails when
+// PoCL broke or the binary does not parse: no test of it can run then.
+class RealPoclBinary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!real.have_pocl) GTEST_SKIP() << real.problem;
+    ASSERT_FALSE(data.empty()) << real.problem;
+    std::string err;
+    ASSERT_TRUE(parsePoclBinary(data.data(), data.size(), full, err)) << err;
+    content = contentRanges(data, full);
+  }
+
+  const RealBinary &real = realBinary();
+  const Bytes &data = real.bytes;
+  PoclBinary full;
+  std::vector<std::pair<std::size_t, std::size_t>> content;
+};
 
 // Checks what a successful parse promises: sizes agree with counts, every file lies
 // inside the input, paths are relative and inside their kernel's directory.
@@ -331,22 +343,18 @@ std::string expectRejected(const Bytes &b) {
 
 // ---------------------------------------------------------------------------------------
 
-TEST(PoclBinary, ParsesRealBinaryKernelsArgumentsLocalsAndGenericLibrary) {
-  HK_REQUIRE_REAL_BINARY(data);
-  PoclBinary bin;
-  std::string err;
-  ASSERT_TRUE(parsePoclBinary(data.data(), data.size(), bin, err)) << err;
-  ASSERT_NE(data_holder.release, nullptr) << "PoCL release not described in release.hpp";
-  EXPECT_EQ(bin.version, data_holder.release->binary_version);
-  EXPECT_EQ(bin.binaryType(), 4u);  // CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-  EXPECT_FALSE(bin.flushDenorms());
-  EXPECT_EQ(bin.build_hash.size(), 40u) << bin.build_hash;
-  ASSERT_EQ(bin.kernels.size(), 3u);
-  ASSERT_FALSE(bin.program_files.empty());
-  EXPECT_EQ(bin.program_files[0].path, "program.bc");
-  expectConsistent(bin, data);
+TEST_F(RealPoclBinary, ParsesRealBinaryKernelsArgumentsLocalsAndGenericLibrary) {
+  ASSERT_NE(real.release, nullptr) << "PoCL release not described in release.hpp";
+  EXPECT_EQ(full.version, real.release->binary_version);
+  EXPECT_EQ(full.binaryType(), 4u);  // CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+  EXPECT_FALSE(full.flushDenorms());
+  EXPECT_EQ(full.build_hash.size(), 40u) << full.build_hash;
+  ASSERT_EQ(full.kernels.size(), 3u);
+  ASSERT_FALSE(full.program_files.empty());
+  EXPECT_EQ(full.program_files[0].path, "program.bc");
+  expectConsistent(full, data);
 
-  const KernelRecord *axpy = bin.findKernel("axpy");
+  const KernelRecord *axpy = full.findKernel("axpy");
   ASSERT_NE(axpy, nullptr);
   ASSERT_EQ(axpy->num_args, 3u);
   EXPECT_EQ(axpy->num_locals, 0u);
@@ -362,14 +370,14 @@ TEST(PoclBinary, ParsesRealBinaryKernelsArgumentsLocalsAndGenericLibrary) {
   ASSERT_GE(so.size(), 4u);
   EXPECT_EQ(std::memcmp(so.data(), "\x7f" "ELF", 4), 0);
 
-  const KernelRecord *tiled = bin.findKernel("tiled");
+  const KernelRecord *tiled = full.findKernel("tiled");
   ASSERT_NE(tiled, nullptr);
   EXPECT_EQ(tiled->num_args, 1u);
   ASSERT_EQ(tiled->num_locals, 2u);
   EXPECT_EQ(tiled->local_sizes, (std::vector<std::uint64_t>{64 * 4, 3 * 4}));
   EXPECT_FALSE(tiled->findFile("tiled/0-0-0/tiled.so").empty());
 
-  const KernelRecord *wl = bin.findKernel("withlocal");
+  const KernelRecord *wl = full.findKernel("withlocal");
   ASSERT_NE(wl, nullptr);
   ASSERT_EQ(wl->num_args, 4u);
   EXPECT_EQ(wl->num_locals, 0u);  // a local pointer argument is not an automatic local
@@ -380,21 +388,16 @@ TEST(PoclBinary, ParsesRealBinaryKernelsArgumentsLocalsAndGenericLibrary) {
   EXPECT_EQ(wl->args[3].type_size, 4u);
   EXPECT_FALSE(wl->findFile("withlocal/0-0-0/withlocal.so").empty());
 
-  EXPECT_EQ(bin.findKernel("nope"), nullptr);
+  EXPECT_EQ(full.findKernel("nope"), nullptr);
   EXPECT_TRUE(axpy->findFile("axpy/0-0-0/nope.so").empty());
 }
 
-TEST(PoclBinary, EveryTruncationOfRealBinaryIsRejectedWithoutReadingPastTheEnd) {
-  HK_REQUIRE_REAL_BINARY(data);
-  PoclBinary full;
-  std::string err;
-  ASSERT_TRUE(parsePoclBinary(data.data(), data.size(), full, err)) << err;
-  const auto content = contentRanges(data, full);
-
+TEST_F(RealPoclBinary, EveryTruncationOfRealBinaryIsRejectedWithoutReadingPastTheEnd) {
   // Every length outside file contents; inside them (opaque bytes, all cut the same
   // field) every 7th, which keeps the test well under a second even under ASan.
   PoisonedTail buf(data);
   std::size_t tried = 0;
+  std::string err;
   for (std::size_t len = 0; len < data.size(); ++len) {
     if (insideContent(content, len) && len % 7 != 0) continue;
     PoclBinary bin;
@@ -408,12 +411,8 @@ TEST(PoclBinary, EveryTruncationOfRealBinaryIsRejectedWithoutReadingPastTheEnd) 
   EXPECT_TRUE(buf.parsePrefix(data.size(), bin, err)) << err;
 }
 
-TEST(PoclBinary, RandomCorruptionNeverCrashesAndSuccessfulParsesStayInBounds) {
-  HK_REQUIRE_REAL_BINARY(data);
-  PoclBinary full;
+TEST_F(RealPoclBinary, RandomCorruptionNeverCrashesAndSuccessfulParsesStayInBounds) {
   std::string err;
-  ASSERT_TRUE(parsePoclBinary(data.data(), data.size(), full, err)) << err;
-  const auto content = contentRanges(data, full);
   std::vector<std::size_t> structural;  // offsets outside file contents
   for (std::size_t i = 0; i < data.size(); ++i)
     if (!insideContent(content, i)) structural.push_back(i);

@@ -3,7 +3,6 @@
 // written again); a directory that cannot be created or written, or a file size limit,
 // makes store() fail quietly (one log line per cache) without ending the process; a failed
 // write never damages the entry already there, and a reader never sees a partial entry.
-#include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -12,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +22,7 @@
 
 #include "program/cache_dir.hpp"
 #include "program/program_cache.hpp"
+#include "support/dir_entries.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -54,15 +53,12 @@ void writeFile(const std::string &path, const std::vector<char> &bytes) {
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d))
-      if (std::string n = e->d_name; n != "." && n != "..") names.push_back(n);
-    closedir(d);
-  }
-  return names;
-}
+// A cache in a directory of its own, removed with what it holds after the test.
+class ProgramCacheInDir : public ::testing::Test {
+ protected:
+  TempDir dir{"hk-cache-test"};
+  ProgramCache cache{dir.path};
+};
 
 TEST(ProgramCache, StoredEntryLoadsBack) {
   TempDir dir("hk-cache-test");
@@ -77,9 +73,9 @@ TEST(ProgramCache, StoredEntryLoadsBack) {
   EXPECT_EQ(out, payload);
   EXPECT_EQ(cache.stats().hits, 1u);
   EXPECT_EQ(cache.stats().stored, 1u);
-  auto names = listDir(dir.path + "/sub/dir");  // the entry and the cache's secret key
-  std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
+  // The entry and the cache's secret key.
+  EXPECT_EQ(DirEntryNames(dir.path + "/sub/dir"),
+            (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
 }
 
 TEST(ProgramCache, DisabledCacheNeitherReadsNorWrites) {
@@ -92,9 +88,7 @@ TEST(ProgramCache, DisabledCacheNeitherReadsNorWrites) {
   EXPECT_EQ(cache.stats().write_failures, 0u);
 }
 
-TEST(ProgramCache, CorruptEntryIsRefusedAndRewritten) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, CorruptEntryIsRefusedAndRewritten) {
   auto key = makeKey("material", "e.hkc");
   auto payload = makePayload(5000, 3);
   ASSERT_TRUE(cache.store(key, payload));
@@ -113,9 +107,7 @@ TEST(ProgramCache, CorruptEntryIsRefusedAndRewritten) {
   EXPECT_EQ(out, payload);
 }
 
-TEST(ProgramCache, TruncatedEntriesAreRefused) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, TruncatedEntriesAreRefused) {
   auto key = makeKey("material", "t.hkc");
   ASSERT_TRUE(cache.store(key, makePayload(3000, 5)));
   auto good = readFile(cache.entryPath(key));
@@ -135,9 +127,7 @@ TEST(ProgramCache, TruncatedEntriesAreRefused) {
   EXPECT_EQ(cache.stats().rejected, static_cast<std::uint64_t>(refused + 1));
 }
 
-TEST(ProgramCache, ForeignEntryIsRefused) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, ForeignEntryIsRefused) {
   // Same length, different material (another device string, say): only the full
   // comparison can tell them apart.
   auto mine = makeKey("device-name: pthread-haswell\nsource", "a.hkc");
@@ -154,9 +144,7 @@ TEST(ProgramCache, ForeignEntryIsRefused) {
   EXPECT_EQ(out, payload);
 }
 
-TEST(ProgramCache, OtherFilesAreRefused) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, OtherFilesAreRefused) {
   ASSERT_TRUE(cache.store(makeKey("other", "o.hkc"), makePayload(10, 0)));  // makes the key
   auto key = makeKey("m", "x.hkc");
   writeFile(cache.entryPath(key), std::vector<char>(200, 'x'));
@@ -190,7 +178,7 @@ TEST(ProgramCache, ReadOnlyDirectoryFailsQuietly) {
   ProgramCache cache(dir.path);
   EXPECT_FALSE(cache.store(makeKey("a", "a.hkc"), makePayload(100, 0)));
   ::chmod(dir.path.c_str(), 0700);
-  EXPECT_TRUE(listDir(dir.path).empty());
+  EXPECT_TRUE(DirEntryNames(dir.path).empty());
 }
 
 // Runs `body` in a child process with RLIMIT_FSIZE = `limit` (a full file system, as far
@@ -209,9 +197,7 @@ int inChildWithFileSizeLimit(rlim_t limit, bool ignore_sigxfsz, F body) {
   return status;
 }
 
-TEST(ProgramCache, FileSizeLimitIsRefusedInsteadOfEndingTheProcess) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, FileSizeLimitIsRefusedInsteadOfEndingTheProcess) {
   auto key = makeKey("m", "f.hkc");
   // SIGXFSZ has its default action (end the process) in the child.
   int status = inChildWithFileSizeLimit(4096, false, [&] {
@@ -219,12 +205,10 @@ TEST(ProgramCache, FileSizeLimitIsRefusedInsteadOfEndingTheProcess) {
   });
   ASSERT_TRUE(WIFEXITED(status)) << "child ended by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0);
-  EXPECT_TRUE(listDir(dir.path).empty());
+  EXPECT_TRUE(DirEntryNames(dir.path).empty());
 }
 
-TEST(ProgramCache, FailedWriteLeavesNoFileAndKeepsTheOldEntry) {
-  TempDir dir("hk-cache-test");
-  ProgramCache cache(dir.path);
+TEST_F(ProgramCacheInDir, FailedWriteLeavesNoFileAndKeepsTheOldEntry) {
   auto key = makeKey("m", "w.hkc");
   auto old_payload = makePayload(3000, 2);
   ASSERT_TRUE(cache.store(key, old_payload));
@@ -236,9 +220,8 @@ TEST(ProgramCache, FailedWriteLeavesNoFileAndKeepsTheOldEntry) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   // No temporary file: the entry and the cache's secret key only.
-  auto names = listDir(dir.path);
-  std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
+  EXPECT_EQ(DirEntryNames(dir.path),
+            (std::vector<std::string>{hk::program::kSecretKeyName, key.file_name}));
   std::vector<std::uint8_t> out;
   ASSERT_TRUE(cache.load(key, out));
   EXPECT_EQ(out, old_payload);

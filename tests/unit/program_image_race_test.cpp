@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "program/program_image.hpp"
-#include "support/pocl_device.hpp"
+#include "support/opencl_context.hpp"
 
 namespace {
 
@@ -30,19 +30,15 @@ kernel void c(global float *o, float f) { o[get_global_id(0)] = f * 2.0f; }
 )CLC";
 
 TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
-  cl_device_id device = nullptr;
-  ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  OpenClContext cl;
+  ASSERT_NE(cl.context, nullptr) << cl.error;
   constexpr int kRounds = 16, kThreads = 4;
   int failures = 0;
   std::string first_error;
   for (int round = 0; round < kRounds; ++round) {
     // A new program object each round: PoCL serializes a program's binary once.
-    cl_program program = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    cl_program program = cl.buildProgram(kSource);
+    ASSERT_NE(program, nullptr) << cl.error;
     std::atomic<int> ready{0};
     std::vector<std::string> errors(kThreads);
     // Not vector<bool>: its elements share words, and the threads write theirs at once.
@@ -53,7 +49,7 @@ TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
         ready.fetch_add(1);
         while (ready.load() < kThreads) std::this_thread::yield();
         std::string error;
-        auto img = hk::program::ProgramImage::create(program, device, error);
+        auto img = hk::program::ProgramImage::create(program, cl.device, error);
         ok[t] = img && img->binary().kernels.size() == 3 && img->kernel("b", error);
         errors[t] = error;
       });
@@ -69,7 +65,6 @@ TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
   }
   EXPECT_EQ(failures, 0) << failures << " of " << kRounds * kThreads
                          << " concurrent binary queries failed; first: " << first_error;
-  clReleaseContext(ctx);
 }
 
 }  // namespace

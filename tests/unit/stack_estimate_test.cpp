@@ -26,7 +26,7 @@
 
 #include "pocl/abi.hpp"
 #include "program/program_image.hpp"
-#include "support/pocl_device.hpp"
+#include "support/opencl_context.hpp"
 
 namespace {
 
@@ -104,39 +104,38 @@ std::string readKernelFile(const std::string &file) {
   return s.str();
 }
 
+// PoCL's device and context, and the image of every program built so far, by file.
 struct Cl {
-  cl_platform_id platform = nullptr;
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
+  OpenClContext opencl;
+  // Declared after `opencl`: the images go before the context they were made in.
   std::map<std::string, std::shared_ptr<ProgramImage>> images;
 
   static Cl &get() {
     static Cl cl;
     return cl;
   }
-  Cl() {
-    if (!FindPoclDevice(&platform, &device)) return;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
-  }
-  ~Cl() {
-    images.clear();
-    if (context) clReleaseContext(context);
-  }
   ProgramImage *image(const std::string &file) {
     auto &img = images[file];
     if (img) return img.get();
-    std::string src = readKernelFile(file);
-    const char *p = src.c_str();
-    cl_program program = clCreateProgramWithSource(context, 1, &p, nullptr, nullptr);
+    cl_program program = opencl.buildProgram(readKernelFile(file).c_str());
     if (!program) return nullptr;
-    if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
-      clReleaseProgram(program);
+    std::string err;
+    img = ProgramImage::create(program, opencl.device, err);  // keeps what it needs
+    clReleaseProgram(program);
+    return img.get();
+  }
+  // Kernel `name` of image(file). Null when the program gave no image or has no such
+  // kernel, with a test failure that says which.
+  const KernelImage *kernel(const std::string &file, const std::string &name) {
+    ProgramImage *img = image(file);
+    if (!img) {
+      ADD_FAILURE() << file << ": no program image; " << opencl.error;
       return nullptr;
     }
     std::string err;
-    img = ProgramImage::create(program, device, err);  // keeps what it needs
-    clReleaseProgram(program);
-    return img.get();
+    const KernelImage *k = img->kernel(name, err);
+    if (!k) ADD_FAILURE() << file << ", kernel " << name << ": " << err;
+    return k;
   }
 };
 
@@ -201,20 +200,18 @@ class StackEstimate : public ::testing::TestWithParam<Case> {};
 TEST_P(StackEstimate, IsNeverBelowTheMeasuredStackUse) {
   const Case &c = GetParam();
   Cl &cl = Cl::get();
-  ASSERT_NE(cl.context, nullptr);
-  ProgramImage *img = cl.image(c.file);
-  ASSERT_NE(img, nullptr) << c.file;
-  std::string err;
-  const KernelImage *k = img->kernel(c.kernel, err);
-  ASSERT_NE(k, nullptr) << err;
+  ASSERT_NE(cl.opencl.context, nullptr) << cl.opencl.error;
+  const KernelImage *k = cl.kernel(c.file, c.kernel);
+  ASSERT_NE(k, nullptr);
   const hk::program::StackModel &m = k->stack;
   ASSERT_GT(m.per_item_bytes, 0u);
   const bool table = std::getenv("HK_STACK_TABLE") != nullptr;
   if (table) {  // what the estimate costs at preparation (reading program.bc)
     std::span<const std::uint8_t> bc;
-    for (const auto &f : img->binary().program_files)
+    for (const auto &f : cl.image(c.file)->binary().program_files)
       if (f.path == "program.bc") bc = f.bytes;
     hk::program::StackModel again;
+    std::string err;
     const auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(hk::program::estimateKernelStack(bc, c.kernel, again, err)) << err;
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -304,12 +301,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, StackEstimate, ::testing::ValuesIn(kCases),
                          });
 
 TEST(StackEstimate, PrivateArrayIsSixteenKibPerWorkItem) {
-  Cl &cl = Cl::get();
-  ProgramImage *img = cl.image("private_array.cl");
-  ASSERT_NE(img, nullptr);
-  std::string err;
-  const KernelImage *k = img->kernel("private_array", err);
-  ASSERT_NE(k, nullptr) << err;
+  const KernelImage *k = Cl::get().kernel("private_array.cl", "private_array");
+  ASSERT_NE(k, nullptr);
   EXPECT_GE(k->stack.private_bytes, 16384u);
   EXPECT_LT(k->stack.private_bytes, 16384u + 1024u);
   EXPECT_FALSE(k->stack.has_barrier);
@@ -320,12 +313,9 @@ TEST(StackEstimate, PrivateArrayIsSixteenKibPerWorkItem) {
 }
 
 TEST(StackEstimate, BarrierKernelsCountValuesAcrossTheBarrier) {
-  Cl &cl = Cl::get();
-  ProgramImage *img = cl.image("private_across_barrier.cl");
-  ASSERT_NE(img, nullptr);
-  std::string err;
-  const KernelImage *k = img->kernel("private_across_barrier", err);
-  ASSERT_NE(k, nullptr) << err;
+  const KernelImage *k =
+      Cl::get().kernel("private_across_barrier.cl", "private_across_barrier");
+  ASSERT_NE(k, nullptr);
   EXPECT_TRUE(k->stack.has_barrier);
   EXPECT_GE(k->stack.private_bytes, 32u);  // float priv[8]
   EXPECT_GT(k->stack.context_bytes, 0u);
@@ -334,9 +324,6 @@ TEST(StackEstimate, BarrierKernelsCountValuesAcrossTheBarrier) {
 // The same walk tells which kernels cannot observe their work-group: only those may run
 // with merged work-groups (docs/launch.md).
 TEST(StackEstimate, GroupFreeOnlyForKernelsBlindToTheirGroup) {
-  Cl &cl = Cl::get();
-  ProgramImage *img = cl.image("inline:group_use");
-  ASSERT_NE(img, nullptr);
   const std::map<std::string, bool> expected = {
       {"free_global_id", true},        {"free_sizes_and_math", true},
       {"free_global_atomic", true},    {"uses_local_id", false},
@@ -345,9 +332,8 @@ TEST(StackEstimate, GroupFreeOnlyForKernelsBlindToTheirGroup) {
       {"uses_local_arg", false},       {"uses_automatic_local", false},
       {"uses_barrier", false},         {"uses_printf", false}};
   for (const auto &[name, group_free] : expected) {
-    std::string err;
-    const KernelImage *k = img->kernel(name, err);
-    ASSERT_NE(k, nullptr) << name << ": " << err;
+    const KernelImage *k = Cl::get().kernel("inline:group_use", name);
+    ASSERT_NE(k, nullptr);
     EXPECT_EQ(k->group_free, group_free) << name;
   }
 }

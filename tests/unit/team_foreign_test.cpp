@@ -24,11 +24,8 @@ using hk::team::ParallelFor;
 TEST(ForeignTeam, EveryGroupRunsExactlyOnceStaticAndStealing) {
   for (unsigned threads : {1u, 2u, 3u, 4u}) {
     ThreadPool pool(threads);
-    ForeignTeam team;
-    const ParallelFor pf = poolFor(pool);
-    team.reset(&pf, 1u << 20);
+    HandedTeam team(poolFor(pool));
     expectEveryGroupOnce(team, "threads=" + std::to_string(threads));
-    team.reset(nullptr, 0);
   }
 }
 
@@ -36,9 +33,7 @@ TEST(ForeignTeam, EveryGroupRunsExactlyOnceStaticAndStealing) {
 // rescue rule covers every group anyway.
 TEST(ForeignTeam, ParallelForRunningFewerTasksStillCoversEveryGroup) {
   for (auto fn : {onlyTaskZero, noTask, inTurn, outOfRange}) {
-    ForeignTeam team;
-    const ParallelFor pf{fn, nullptr, nullptr, 4};
-    team.reset(&pf, 1u << 20);
+    HandedTeam team(ParallelFor{fn, nullptr, nullptr, 4});
     for (bool steal : {false, true}) {
       Counting c(1001);
       ASSERT_TRUE(team.run(c.job(steal)));
@@ -48,7 +43,8 @@ TEST(ForeignTeam, ParallelForRunningFewerTasksStillCoversEveryGroup) {
 }
 
 // The pool's parallel-for with task 1 delayed: its thread sleeps `before_ms` before the
-// task (a late start) and `after_ms` after it (a late join).
+// task (a late start) and `after_ms` after it (a late join). `forTeam()` is that
+// parallel-for, one task per thread of the pool.
 struct Delayed {
   ThreadPool *pool;
   int before_ms, after_ms;
@@ -70,16 +66,15 @@ struct Delayed {
         },
         &call);
   }
+  ParallelFor forTeam() { return ParallelFor{parallelFor, this, nullptr, pool->size()}; }
 };
 
 // Task 1's thread is late (it sleeps before its block): the static split's rescue lets
 // another task run block 1, and the job still runs every group once.
 TEST(ForeignTeam, LateTaskIsRescued) {
   ThreadPool pool(2);
-  ForeignTeam team;
   Delayed late{&pool, 30, 0};
-  const ParallelFor pf{Delayed::parallelFor, &late, nullptr, 2};
-  team.reset(&pf, 1u << 20);
+  HandedTeam team(late.forTeam());
   Counting c(256);
   static std::thread::id block1_thread;
   block1_thread = std::thread::id();
@@ -90,14 +85,11 @@ TEST(ForeignTeam, LateTaskIsRescued) {
   EXPECT_EQ(c.wrong(), 0u);
   // The caller (task 0) ran block 1: it did not wait for the late task.
   EXPECT_EQ(block1_thread, std::this_thread::get_id());
-  team.reset(nullptr, 0);
 }
 
 TEST(ForeignTeam, BusyAndNestedRunsReturnFalse) {
   ThreadPool pool(2);
-  ForeignTeam team;
-  const ParallelFor pf = poolFor(pool);
-  team.reset(&pf, 1u << 20);
+  HandedTeam team(poolFor(pool));
   static ForeignTeam *g_team;
   static std::atomic<int> nested_true, nested_false;
   g_team = &team;
@@ -122,9 +114,7 @@ TEST(ForeignTeam, BusyAndNestedRunsReturnFalse) {
 // reset() waits for the job running on the old parallel-for.
 TEST(ForeignTeam, ResetWaitsForTheRunningJob) {
   ThreadPool pool(2);
-  ForeignTeam team;
-  const ParallelFor pf = poolFor(pool);
-  team.reset(&pf, 1u << 20);
+  HandedTeam team(poolFor(pool));
   static std::atomic<bool> in_job, job_done;
   in_job = job_done = false;
   std::thread launcher([&] {
@@ -148,22 +138,23 @@ TEST(ForeignTeam, ResetWaitsForTheRunningJob) {
 // a row makes the team report itself slow to join.
 TEST(ForeignTeam, LateJoinsInARowMakeTheTeamSlow) {
   ThreadPool pool(2);
-  ForeignTeam team;
   Delayed late_join{&pool, 0, 5};
-  const ParallelFor pf{Delayed::parallelFor, &late_join, nullptr, 2};
-  team.reset(&pf, 1u << 20);
+  HandedTeam team(late_join.forTeam());
   EXPECT_FALSE(team.slow());
-  Counting c(256);
-  ASSERT_TRUE(team.run(c.job(false)));
-  EXPECT_EQ(c.wrong(), 0u);
-  EXPECT_FALSE(team.slow());
-  EXPECT_EQ(team.slowJoins(), 0u);
-  Counting d(256);
-  ASSERT_TRUE(team.run(d.job(false)));
-  EXPECT_EQ(d.wrong(), 0u);
-  EXPECT_TRUE(team.slow());
-  EXPECT_EQ(team.slowJoins(), 1u);
-  team.reset(nullptr, 0);
+  // What the team reports after each job: the first late join is forgiven, the second not.
+  const struct {
+    const char *job;
+    bool slow;
+    std::uint64_t slow_joins;
+  } after_job[] = {{"first job", false, 0}, {"second job", true, 1}};
+  for (const auto &want : after_job) {
+    SCOPED_TRACE(want.job);
+    Counting c(256);
+    ASSERT_TRUE(team.run(c.job(false)));
+    EXPECT_EQ(c.wrong(), 0u);
+    EXPECT_EQ(team.slow(), want.slow);
+    EXPECT_EQ(team.slowJoins(), want.slow_joins);
+  }
 }
 
 // A long job whose join waits for a thread kept from running (task 1 returns 8 ms after
@@ -173,10 +164,8 @@ TEST(ForeignTeam, LateJoinsInARowMakeTheTeamSlow) {
 // for a time slice.
 TEST(ForeignTeam, LongJobsWhoseJoinWaitsLongAreLateToo) {
   ThreadPool pool(2);
-  ForeignTeam team;
   Delayed late_join{&pool, 0, 8};
-  const ParallelFor pf{Delayed::parallelFor, &late_join, nullptr, 2};
-  team.reset(&pf, 1u << 20);
+  HandedTeam team(late_join.forTeam());
   for (int job = 0; job < 2; ++job) {
     Counting c(2);
     c.hook = [](Counting &, std::uint64_t) {
@@ -187,7 +176,6 @@ TEST(ForeignTeam, LongJobsWhoseJoinWaitsLongAreLateToo) {
   }
   EXPECT_TRUE(team.slow());
   EXPECT_EQ(team.slowJoins(), 1u);
-  team.reset(nullptr, 0);
 }
 
 TEST(ForeignTeam, ExecutorThreadsAreCappedAndDefaultToTheCpus) {

@@ -16,7 +16,6 @@
 
 namespace {
 
-using hk::team::ForeignTeam;
 using hk::team::Job;
 using hk::team::ParallelFor;
 using hk::team::Team;
@@ -70,19 +69,14 @@ TEST(TeamWorkTime, OwnTeamAddsItsThreadsTimeInGroups) {
 TEST(TeamWorkTime, ForeignTeamAddsItsTasksTimeInGroups) {
   for (unsigned threads : {1u, 2u, 4u}) {
     ThreadPool pool(threads);
-    ForeignTeam team;
-    const ParallelFor pf = poolFor(pool);
-    team.reset(&pf, 1u << 20);
+    HandedTeam team(poolFor(pool));
     expectWorkTimeReported(team, "pool of " + std::to_string(threads));
-    team.reset(nullptr, 0);
   }
 }
 
 TEST(TeamWorkTime, ForeignTeamCountsTheCallersAndStrayTasksGroups) {
   for (auto fn : {onlyTaskZero, noTask, outOfRange}) {
-    ForeignTeam team;
-    const ParallelFor pf{fn, nullptr, nullptr, 4};
-    team.reset(&pf, 1u << 20);
+    HandedTeam team(ParallelFor{fn, nullptr, nullptr, 4});
     expectWorkTimeReported(team, "odd parallel-for");
   }
 }
