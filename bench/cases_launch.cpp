@@ -4,6 +4,8 @@
 #include "case_util.hpp"
 
 #include <cstring>
+#include <functional>
+#include <numeric>
 #include <vector>
 
 namespace hkbench {
@@ -30,18 +32,22 @@ void axpySerial(NativeArgs &a, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = s * x[i] + y[i];
 }
 
-// Small integers: a*x+y is exact with or without FMA contraction, for any launch count the
-// check uses.
+// Element i of axpy's x and y. Small integers: a*x+y is exact with or without FMA
+// contraction, for any launch count the check uses.
+float axpyX(std::size_t i) { return static_cast<float>(i % 1000); }
+float axpyY(std::size_t i) { return static_cast<float>(1000 - static_cast<int>(i % 1000)); }
+
+std::vector<float> axpyInput(std::size_t n, float (*element)(std::size_t)) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = element(i);
+  return v;
+}
+
 KernelLaunch axpyLaunch(std::size_t n, std::size_t local) {
-  std::vector<float> x(n), y(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    x[i] = static_cast<float>(i % 1000);
-    y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
-  }
-  return gridLaunch(
-      "axpy.cl", "axpy",
-      {LaunchArg::scalar(2.0f), LaunchArg::buffer<float>(x), LaunchArg::buffer<float>(y)},
-      n, local, 2, ElemType::F32);
+  return gridLaunch("axpy.cl", "axpy",
+                    {LaunchArg::scalar(2.0f), LaunchArg::buffer<float>(axpyInput(n, axpyX)),
+                     LaunchArg::buffer<float>(axpyInput(n, axpyY))},
+                    n, local, 2, ElemType::F32);
 }
 
 // 1000 floats padded to 1024, so that local size 64 divides the grid: the kernel has no
@@ -49,11 +55,7 @@ KernelLaunch axpyLaunch(std::size_t n, std::size_t local) {
 const Register kAxpy1000{[] {
   KernelLaunch k = axpyLaunch(1024, 64);
   k.native = [](NativeArgs &a) { axpySerial(a, 1024); };
-  std::vector<float> x(1024), y(1024);
-  for (std::size_t i = 0; i < 1024; ++i) {
-    x[i] = static_cast<float>(i % 1000);
-    y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
-  }
+  const std::vector<float> x = axpyInput(1024, axpyX), y = axpyInput(1024, axpyY);
   const std::uint64_t launches = k.checkLaunches;
   return launchCase(
       "launch/axpy-1000", "latency",
@@ -77,11 +79,27 @@ const Register k64Elements{[] {
                     k);
 }()};
 
+// The two partial-work-group cases copy the first kPartialN of 1024 items with
+// out[i] = in[i] * 2 + 1 (guarded_copy, native_copy); guardedCopy() is that work.
+constexpr std::size_t kPartialN = 1000;
+
+void guardedCopy(const int *in, int *out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = in[i] * 2 + 1;
+}
+
+// The check output of those cases: `out` with its first kPartialN items computed from `in`.
+std::function<Output()> partialCopyReference(std::vector<int> in, std::vector<int> out) {
+  return [in = std::move(in), out = std::move(out)] {
+    std::vector<int> expect(out);
+    guardedCopy(in.data(), expect.data(), kPartialN);
+    return outputOf(expect, ElemType::I32);
+  };
+}
+
 // The usual way to cover n elements with a fixed local size: pad the grid, guard in the
 // kernel. PoCL 3.1's CPU device has no non-uniform work-groups (a global size that the
 // local size does not divide is CL_INVALID_WORK_GROUP_SIZE), so this is how a partial last
 // work-group looks: here 40 of its 64 work-items return at once.
-constexpr std::size_t kPartialN = 1000;
 const Register kPartialWorkgroup{[] {
   std::vector<int> in(1024), out(1024, -1);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 % 1000);
@@ -90,20 +108,11 @@ const Register kPartialWorkgroup{[] {
       {LaunchArg::buffer<int>(in), LaunchArg::buffer<int>(out),
        LaunchArg::scalar(static_cast<cl_uint>(kPartialN))},
       1024, 64, 1, ElemType::I32);
-  k.native = [](NativeArgs &a) {
-    const int *src = a.buf<int>(0);
-    int *dst = a.buf<int>(1);
-    const cl_uint n = a.scalar<cl_uint>(2);
-    for (cl_uint i = 0; i < n; ++i) dst[i] = src[i] * 2 + 1;
-  };
+  k.native = [](NativeArgs &a) { guardedCopy(a.buf<int>(0), a.buf<int>(1), a.scalar<cl_uint>(2)); };
   return launchCase("launch/guarded-padded", "latency",
                     "guarded_copy(in, out, n=1000): grid padded to 1024, local 64; the last "
                     "work-group has 24 active work-items; one op = launch + finish",
-                    k, [in, out] {
-                      std::vector<int> expect(out);
-                      for (std::size_t i = 0; i < kPartialN; ++i) expect[i] = in[i] * 2 + 1;
-                      return outputOf(expect, ElemType::I32);
-                    });
+                    k, partialCopyReference(in, out));
 }()};
 
 // A native kernel over 1000 items in work-groups of 64: hostkernel rounds the grid up to
@@ -123,20 +132,12 @@ const Register kNativePartial{[] {
   k.nativeKernel = true;
   k.extraPaths = {{"uniform", false, std::array<std::size_t, 3>{1024, 1, 1}},
                   {"checked", true, std::nullopt}};
-  k.native = [](NativeArgs &a) {
-    const int *src = a.buf<int>(0);
-    int *dst = a.buf<int>(1);
-    for (std::size_t i = 0; i < kPartialN; ++i) dst[i] = src[i] * 2 + 1;
-  };
+  k.native = [](NativeArgs &a) { guardedCopy(a.buf<int>(0), a.buf<int>(1), kPartialN); };
   return launchCase("launch/partial-workgroup", "latency",
                     "native_copy (HK_KERNEL) over n=1000, local 64: 15 full groups unchecked "
                     "+ 1 partial checked; 'uniform' = n=1024; queue = checked on the rounded "
                     "grid; one op = launch + finish",
-                    k, [in, out] {
-                      std::vector<int> expect(out);
-                      for (std::size_t i = 0; i < kPartialN; ++i) expect[i] = in[i] * 2 + 1;
-                      return outputOf(expect, ElemType::I32);
-                    });
+                    k, partialCopyReference(in, out));
 }()};
 
 // 18 arguments of every kind: what binding and copying arguments costs per launch.
@@ -193,11 +194,8 @@ const Register kGroupReduceLaunch{[] {
   k.native = [](NativeArgs &a) {
     const float *src = a.buf<float>(0);
     float *dst = a.buf<float>(1);
-    for (std::size_t g = 0; g < n / l; ++g) {
-      float s = 0;
-      for (std::size_t i = 0; i < l; ++i) s += src[g * l + i];
-      dst[g] = s;
-    }
+    for (std::size_t g = 0; g < n / l; ++g)
+      dst[g] = std::accumulate(src + g * l, src + (g + 1) * l, 0.0f);
   };
   return launchCase("launch/groupreduce", "latency",
                     "reduce_sum(in, partial, local float[64]): tree reduction with barriers, "
@@ -242,10 +240,10 @@ const Register kTeamEmpty{[] {
 const Register kAxpy1e6{[] {
   constexpr std::size_t n = 1000000;
   auto xs = [](float *x) {
-    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1000);
+    for (std::size_t i = 0; i < n; ++i) x[i] = axpyX(i);
   };
   auto ys = [](float *y) {
-    for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(1000 - static_cast<int>(i % 1000));
+    for (std::size_t i = 0; i < n; ++i) y[i] = axpyY(i);
   };
   KernelLaunch k = gridLaunch(
       "axpy.cl", "axpy",

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <vector>
 
 namespace hkbench {
@@ -105,12 +107,9 @@ std::vector<LaunchArg> triadArgs(std::size_t n) {
           LaunchArg::scalar(3.0f)};
 }
 
-Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
-  KernelLaunch k = gridLaunch(
-      "stream.cl", "stream_triad",
-      triadArgs(n),
-      n, 256, 0, ElemType::F32, 1);
-  k.native = [n](NativeArgs &a) {
+// The triad's native path: out = b + s*c over n items, arguments as triadArgs(n).
+std::function<void(NativeArgs &)> triadNative(std::size_t n) {
+  return [n](NativeArgs &a) {
     float *out = a.buf<float>(0);
     const float *b = a.buf<float>(1);
     const float *c = a.buf<float>(2);
@@ -118,6 +117,14 @@ Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < static_cast<long>(n); ++i) out[i] = b[i] + s * c[i];
   };
+}
+
+Case streamTriad(const char *name, std::size_t n, const char *sizeText) {
+  KernelLaunch k = gridLaunch(
+      "stream.cl", "stream_triad",
+      triadArgs(n),
+      n, 256, 0, ElemType::F32, 1);
+  k.native = triadNative(n);
   return launchCase(name, "performance",
                     std::string("stream_triad: a = b + 3*c on ") + sizeText + ", local 256; one op = launch + finish", k);
 }
@@ -135,14 +142,7 @@ Case nativeTriad(const char *name, std::size_t n, const char *sizeText) {
       n, 256, 0, ElemType::F32, 2);
   k.nativeKernel = true;
   k.extraPaths = {{"checked", true, std::nullopt}};
-  k.native = [n](NativeArgs &a) {
-    float *out = a.buf<float>(0);
-    const float *b = a.buf<float>(1);
-    const float *c = a.buf<float>(2);
-    const float s = a.scalar<float>(3);
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < static_cast<long>(n); ++i) out[i] = b[i] + s * c[i];
-  };
+  k.native = triadNative(n);
   return launchCase(name, "performance",
                     std::string("native_triad (HK_KERNEL): a = b + 3*c on ") + sizeText +
                         ", local 256; hostkernel = unchecked full groups, checked = every "
@@ -337,9 +337,8 @@ const Register kGroupReduceF64{[] {
     double *partial = a.buf<double>(1);
 #pragma omp parallel for schedule(static)
     for (long g = 0; g < static_cast<long>(n / l); ++g) {
-      double s = 0;
-      for (std::size_t i = 0; i < l; ++i) s += in[static_cast<std::size_t>(g) * l + i];
-      partial[g] = s;
+      const double *group = in + static_cast<std::size_t>(g) * l;
+      partial[g] = std::accumulate(group, group + l, 0.0);
     }
   };
   return launchCase("groupreduce/add-f64", "performance",

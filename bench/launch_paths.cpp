@@ -1,5 +1,6 @@
 #include "launch_paths.hpp"
 
+#include "cl_calls.hpp"
 #include "opencl_env.hpp"
 #include "state_path.hpp"
 
@@ -13,70 +14,6 @@
 namespace hkbench {
 namespace {
 
-// The OpenCL entry points a path uses. Static functions, so the timed loop calls the
-// library directly (no indirection added by the benchmark).
-struct HostkernelApi {
-  static constexpr const char *kName = "hostkernel";
-  static constexpr bool kCounts = true;
-  static cl_kernel createKernel(cl_program p, const char *name, cl_int *err) {
-    return hkCreateKernel(p, name, err);
-  }
-  static cl_command_queue createQueue(cl_context c, cl_device_id d, cl_int *err) {
-    return hkCreateCommandQueueWithProperties(c, d, nullptr, err);
-  }
-  static cl_mem createBuffer(cl_context c, cl_mem_flags f, std::size_t size, cl_int *err) {
-    return hkCreateBuffer(c, f, size, nullptr, err);
-  }
-  static cl_int setArg(cl_kernel k, cl_uint i, std::size_t size, const void *value) {
-    return hkSetKernelArg(k, i, size, value);
-  }
-  static cl_int enqueue(cl_command_queue q, cl_kernel k, cl_uint dim, const std::size_t *g,
-                        const std::size_t *l) {
-    return hkEnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);
-  }
-  static cl_int finish(cl_command_queue q) { return hkFinish(q); }
-  static cl_int write(cl_command_queue q, cl_mem m, std::size_t size, const void *src) {
-    return hkEnqueueWriteBuffer(q, m, CL_TRUE, 0, size, src, 0, nullptr, nullptr);
-  }
-  static cl_int read(cl_command_queue q, cl_mem m, std::size_t size, void *dst) {
-    return hkEnqueueReadBuffer(q, m, CL_TRUE, 0, size, dst, 0, nullptr, nullptr);
-  }
-  static void release(cl_kernel k) { hkReleaseKernel(k); }
-  static void release(cl_mem m) { hkReleaseMemObject(m); }
-  static void release(cl_command_queue q) { hkReleaseCommandQueue(q); }
-};
-
-struct QueueApi {
-  static constexpr const char *kName = "queue";
-  static constexpr bool kCounts = false;
-  static cl_kernel createKernel(cl_program p, const char *name, cl_int *err) {
-    return clCreateKernel(p, name, err);
-  }
-  static cl_command_queue createQueue(cl_context c, cl_device_id d, cl_int *err) {
-    return clCreateCommandQueueWithProperties(c, d, nullptr, err);
-  }
-  static cl_mem createBuffer(cl_context c, cl_mem_flags f, std::size_t size, cl_int *err) {
-    return clCreateBuffer(c, f, size, nullptr, err);
-  }
-  static cl_int setArg(cl_kernel k, cl_uint i, std::size_t size, const void *value) {
-    return clSetKernelArg(k, i, size, value);
-  }
-  static cl_int enqueue(cl_command_queue q, cl_kernel k, cl_uint dim, const std::size_t *g,
-                        const std::size_t *l) {
-    return clEnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);
-  }
-  static cl_int finish(cl_command_queue q) { return clFinish(q); }
-  static cl_int write(cl_command_queue q, cl_mem m, std::size_t size, const void *src) {
-    return clEnqueueWriteBuffer(q, m, CL_TRUE, 0, size, src, 0, nullptr, nullptr);
-  }
-  static cl_int read(cl_command_queue q, cl_mem m, std::size_t size, void *dst) {
-    return clEnqueueReadBuffer(q, m, CL_TRUE, 0, size, dst, 0, nullptr, nullptr);
-  }
-  static void release(cl_kernel k) { clReleaseKernel(k); }
-  static void release(cl_mem m) { clReleaseMemObject(m); }
-  static void release(cl_command_queue q) { clReleaseCommandQueue(q); }
-};
-
 using Bytes = std::unique_ptr<std::byte[], void (*)(void *)>;
 
 // 64-byte aligned, uninitialised.
@@ -85,6 +22,20 @@ Bytes alignedBytes(std::size_t size) {
   void *p = std::aligned_alloc(64, rounded ? rounded : 64);
   if (!p) throw std::bad_alloc();
   return Bytes(static_cast<std::byte *>(p), std::free);
+}
+
+// An output of the launch's type, sized for its output argument: what check() fills.
+Output emptyOutput(const KernelLaunch &l) {
+  Output out;
+  out.type = l.outputType;
+  out.bytes.resize(l.args.at(l.outputArg).size);
+  return out;
+}
+
+// Whether the check's output is one of the double-buffered pair: then the buffer holding it
+// alternates from launch to launch.
+bool outputSwaps(const KernelLaunch &l) {
+  return l.swapArgs && (l.outputArg == (*l.swapArgs)[0] || l.outputArg == (*l.swapArgs)[1]);
 }
 
 // How a path runs a native kernel (KernelLaunch::nativeKernel); kPlain for other kernels.
@@ -106,10 +57,10 @@ class LaunchState {
   }
 
   ~LaunchState() {
-    if (kernel_) Api::release(kernel_);
+    if (kernel_) Api::ReleaseKernel(kernel_);
     for (cl_mem m : buffers_)
-      if (m) Api::release(m);
-    if (queue_) Api::release(queue_);
+      if (m) Api::ReleaseMemObject(m);
+    if (queue_) Api::ReleaseCommandQueue(queue_);
   }
   LaunchState(const LaunchState &) = delete;
   LaunchState &operator=(const LaunchState &) = delete;
@@ -124,30 +75,29 @@ class LaunchState {
             : env_.program(l.file, "-DHK_CHECKED=1 " + l.buildOptions,
                            OpenCLEnv::Kind::kPrelude);
     cl_int err = CL_SUCCESS;
-    kernel_ = Api::createKernel(program, l.kernel.c_str(), &err);
+    kernel_ = Api::CreateKernel(program, l.kernel.c_str(), &err);
     checkCl(err, std::string(Api::kName) + ": create kernel " + l.kernel);
     if (variant_ == Variant::kChecked)  // hk_ndrange_t: the true ndrange
-      checkCl(Api::setArg(kernel_, 0, sizeof ndrange_, ndrange_.data()),
+      checkCl(Api::SetKernelArg(kernel_, 0, sizeof ndrange_, ndrange_.data()),
               std::string(Api::kName) + ": set the ndrange argument");
-    queue_ = Api::createQueue(env_.context(), env_.device(), &err);
+    queue_ = Api::CreateCommandQueueWithProperties(env_.context(), env_.device(), nullptr, &err);
     checkCl(err, std::string(Api::kName) + ": create queue");
     buffers_.assign(l.args.size(), nullptr);
     for (std::size_t i = 0; i < l.args.size(); ++i) {
       const LaunchArg &a = l.args[i];
       const std::string what = std::string(Api::kName) + ": argument " + std::to_string(i);
+      const cl_uint index = static_cast<cl_uint>(i + first_);
       switch (a.kind) {
         case LaunchArg::Kind::Buffer:
-          buffers_[i] = Api::createBuffer(env_.context(), CL_MEM_READ_WRITE, a.size, &err);
+          buffers_[i] = Api::CreateBuffer(env_.context(), CL_MEM_READ_WRITE, a.size, nullptr, &err);
           checkCl(err, what + ": create buffer");
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), sizeof(cl_mem), &buffers_[i]),
-                  what + ": set");
+          checkCl(Api::SetKernelArg(kernel_, index, sizeof(cl_mem), &buffers_[i]), what + ": set");
           break;
         case LaunchArg::Kind::Scalar:
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), a.size, a.bytes.data()),
-                  what + ": set");
+          checkCl(Api::SetKernelArg(kernel_, index, a.size, a.bytes.data()), what + ": set");
           break;
         case LaunchArg::Kind::Local:
-          checkCl(Api::setArg(kernel_, static_cast<cl_uint>(i + first_), a.size, nullptr), what + ": set");
+          checkCl(Api::SetKernelArg(kernel_, index, a.size, nullptr), what + ": set");
           break;
       }
     }
@@ -166,10 +116,10 @@ class LaunchState {
       const cl_uint b = static_cast<cl_uint>((*launch_->swapArgs)[1] + first_);
       const cl_mem pair[2] = {buffers_[a - first_], buffers_[b - first_]};
       for (std::uint64_t i = 0; i < n; ++i) {
-        const cl_int e0 = Api::setArg(k, a, sizeof(cl_mem), &pair[flip_]);
-        const cl_int e1 = Api::setArg(k, b, sizeof(cl_mem), &pair[flip_ ^ 1]);
-        const cl_int e2 = Api::enqueue(q, k, dim, g, l);
-        const cl_int e3 = Api::finish(q);
+        const cl_int e0 = Api::SetKernelArg(k, a, sizeof(cl_mem), &pair[flip_]);
+        const cl_int e1 = Api::SetKernelArg(k, b, sizeof(cl_mem), &pair[flip_ ^ 1]);
+        const cl_int e2 = Api::EnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);
+        const cl_int e3 = Api::Finish(q);
         flip_ ^= 1;
         if (e0 != CL_SUCCESS || e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS)
             [[unlikely]] {
@@ -182,8 +132,8 @@ class LaunchState {
       return;
     }
     for (std::uint64_t i = 0; i < n; ++i) {
-      const cl_int e1 = Api::enqueue(q, k, dim, g, l);
-      const cl_int e2 = Api::finish(q);
+      const cl_int e1 = Api::EnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);
+      const cl_int e2 = Api::Finish(q);
       if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) [[unlikely]] {
         checkCl(e1, std::string(Api::kName) + ": enqueue " + launch_->kernel);
         checkCl(e2, std::string(Api::kName) + ": finish");
@@ -195,10 +145,9 @@ class LaunchState {
     const KernelLaunch &l = *launch_;
     resetBuffers();
     run(l.checkLaunches);
-    Output out;
-    out.type = l.outputType;
-    out.bytes.resize(l.args.at(l.outputArg).size);
-    checkCl(Api::read(queue_, outputBuffer(), out.bytes.size(), out.bytes.data()),
+    Output out = emptyOutput(l);
+    checkCl(Api::EnqueueReadBuffer(queue_, outputBuffer(), CL_TRUE, 0, out.bytes.size(),
+                                   out.bytes.data(), 0, nullptr, nullptr),
             std::string(Api::kName) + ": read output");
     return out;
   }
@@ -212,8 +161,7 @@ class LaunchState {
   // pair, the one the last step wrote (now bound first: flip_ has advanced).
   cl_mem outputBuffer() const {
     const KernelLaunch &l = *launch_;
-    if (l.swapArgs && (l.outputArg == (*l.swapArgs)[0] || l.outputArg == (*l.swapArgs)[1]))
-      return buffers_[(*l.swapArgs)[flip_]];
+    if (outputSwaps(l)) return buffers_[(*l.swapArgs)[flip_]];
     return buffers_.at(l.outputArg);
   }
 
@@ -221,9 +169,10 @@ class LaunchState {
     const KernelLaunch &l = *launch_;
     for (std::size_t i = 0; i < l.args.size(); ++i)
       if (buffers_[i])
-        checkCl(Api::write(queue_, buffers_[i], l.args[i].size, initial_->buffers[i].get()),
+        checkCl(Api::EnqueueWriteBuffer(queue_, buffers_[i], CL_TRUE, 0, l.args[i].size,
+                                         initial_->buffers[i].get(), 0, nullptr, nullptr),
                 std::string(Api::kName) + ": write buffer " + std::to_string(i));
-    checkCl(Api::finish(queue_), std::string(Api::kName) + ": finish");
+    checkCl(Api::Finish(queue_), std::string(Api::kName) + ": finish");
     flip_ = 0;
   }
 
@@ -308,12 +257,9 @@ class NativeState {
     const KernelLaunch &l = *launch_;
     reset();
     run(l.checkLaunches);
-    Output out;
-    out.type = l.outputType;
-    const std::byte *src = args_.ptr_.at(l.outputArg);
-    if (l.swapArgs && (l.outputArg == (*l.swapArgs)[0] || l.outputArg == (*l.swapArgs)[1]))
-      src = pair_[flip_];
-    out.bytes.assign(src, src + l.args.at(l.outputArg).size);
+    Output out = emptyOutput(l);
+    const std::byte *src = outputSwaps(l) ? pair_[flip_] : args_.ptr_.at(l.outputArg);
+    std::memcpy(out.bytes.data(), src, out.bytes.size());
     return out;
   }
 
@@ -359,14 +305,14 @@ static std::vector<Path> launchPathsWithoutHostStep(OpenCLEnv &env,
                                              std::shared_ptr<const KernelLaunch> launch) {
   std::vector<Path> paths;
   if (launch->nativeKernel) {
-    paths.push_back(makePath<HostkernelApi>(env, launch, Variant::kNative));
-    paths.push_back(makePath<QueueApi>(env, launch, Variant::kChecked));
+    paths.push_back(makePath<HkCalls>(env, launch, Variant::kNative));
+    paths.push_back(makePath<ClCalls>(env, launch, Variant::kChecked));
     for (const KernelLaunch::ExtraPath &e : launch->extraPaths)
-      paths.push_back(makePath<HostkernelApi>(
+      paths.push_back(makePath<HkCalls>(
           env, launch, e.checkedOnly ? Variant::kChecked : Variant::kNative, e.name, e.global));
   } else {
-    paths.push_back(makePath<HostkernelApi>(env, launch));
-    paths.push_back(makePath<QueueApi>(env, launch));
+    paths.push_back(makePath<HkCalls>(env, launch));
+    paths.push_back(makePath<ClCalls>(env, launch));
   }
   if (launch->native) {
     auto state = std::make_shared<NativeState>(launch);

@@ -25,7 +25,9 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #ifndef HK_KERNELS_DIR
@@ -103,6 +105,25 @@ struct Options {
   std::vector<std::string> childArgs;
 };
 
+// The options whose value is stored as given, and where.
+constexpr std::pair<std::string_view, std::string Options::*> kTextOptions[] = {
+    {"--filter", &Options::filter},
+    {"--paths", &Options::paths},
+    {"--json", &Options::json},
+    {"--plot", &Options::plot},
+    {"--compare", &Options::compare},
+    {"--from-json", &Options::fromJson},
+    {"--kernels-dir", &Options::kernelsDir},
+    {"--callgrind-case", &Options::callgrindCase},
+};
+
+// The field that stores text option `opt`, or nullptr if it is none of kTextOptions.
+std::string Options::*textOption(std::string_view opt) {
+  for (const auto &[name, field] : kTextOptions)
+    if (name == opt) return field;
+  return nullptr;
+}
+
 [[noreturn]] void usageError(const std::string &msg) {
   std::fprintf(stderr, "pocl-launch-bench: %s (see --help)\n", msg.c_str());
   std::exit(2);
@@ -155,10 +176,8 @@ Options parse(int argc, char **argv) {
       o.quick = true;
     } else if (opt == "--verbose" || opt == "-v") {
       o.cfg.verbose = true;
-    } else if (opt == "--filter") {
-      o.filter = value();
-    } else if (opt == "--paths") {
-      o.paths = value();
+    } else if (std::string Options::*field = textOption(opt)) {
+      o.*field = value();
     } else if (opt == "--runs") {
       o.cfg.runs = static_cast<int>(parseCount(opt, value(), 1));
       o.runsGiven = true;
@@ -168,24 +187,12 @@ Options parse(int argc, char **argv) {
     } else if (opt == "--warmup-ms") {
       o.cfg.warmupMs = parseMs(opt, value());
       o.warmupGiven = true;
-    } else if (opt == "--json") {
-      o.json = value();
-    } else if (opt == "--plot") {
-      o.plot = value();
-    } else if (opt == "--compare") {
-      o.compare = value();
     } else if (opt == "--fail-on-unusual") {
       o.failOnUnusual = true;
-    } else if (opt == "--from-json") {
-      o.fromJson = value();
-    } else if (opt == "--kernels-dir") {
-      o.kernelsDir = value();
     } else if (opt == "--callgrind-trivial") {
       o.callgrindPath = value();
       o.callgrindN = parseCount(opt, value(), 0);
       if (o.callgrindPath.empty()) usageError("--callgrind-trivial needs a path name");
-    } else if (opt == "--callgrind-case") {
-      o.callgrindCase = value();
     } else if (opt == "--callgrind-warmup") {
       o.callgrindWarmup = parseCount(opt, value(), 0);
     } else if (opt == "--processes") {

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #ifndef HK_PRELUDE_PATH
@@ -13,20 +14,15 @@
 namespace hkbench {
 namespace {
 
-std::string platformString(cl_platform_id p, cl_platform_info what) {
+// The string `query` (clGetPlatformInfo, clGetDeviceInfo, ...) gives for `what` of
+// `object`, up to its first NUL; empty when the query fails.
+template <class Object, class Info>
+std::string infoString(cl_int (*query)(Object, Info, std::size_t, void *, std::size_t *),
+                       Object object, std::type_identity_t<Info> what) {
   std::size_t size = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (query(object, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::string s(size, '\0');
-  if (clGetPlatformInfo(p, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
-}
-
-std::string deviceString(cl_device_id d, cl_device_info what) {
-  std::size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string s(size, '\0');
-  if (clGetDeviceInfo(d, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
+  if (query(object, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
   s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
   return s;
 }
@@ -160,8 +156,8 @@ cl_program OpenCLEnv::program(const std::string &file, const std::string &option
 
 std::string OpenCLEnv::description() {
   init();
-  return deviceString(device_, CL_DEVICE_NAME) + ", " +
-         platformString(platform_, CL_PLATFORM_VERSION);
+  return infoString(clGetDeviceInfo, device_, CL_DEVICE_NAME) + ", " +
+         infoString(clGetPlatformInfo, platform_, CL_PLATFORM_VERSION);
 }
 
 }  // namespace hkbench

@@ -98,30 +98,27 @@ std::size_t widthOf(ElemType t) {
 
 // Distance in units in the last place between two floats of the same width, on the line
 // of all finite values (sign-magnitude mapped to a monotonic integer); max for NaNs.
-std::uint64_t ulpDistance(const std::byte *a, const std::byte *b, ElemType t) {
-  if (t == ElemType::F32) {
-    float fa, fb;
-    std::memcpy(&fa, a, 4);
-    std::memcpy(&fb, b, 4);
-    if (std::isnan(fa) || std::isnan(fb)) return std::numeric_limits<std::uint64_t>::max();
-    std::int32_t ia, ib;
-    std::memcpy(&ia, a, 4);
-    std::memcpy(&ib, b, 4);
-    const std::int64_t la = ia < 0 ? -static_cast<std::int64_t>(ia & 0x7fffffff) : ia;
-    const std::int64_t lb = ib < 0 ? -static_cast<std::int64_t>(ib & 0x7fffffff) : ib;
-    return static_cast<std::uint64_t>(la > lb ? la - lb : lb - la);
-  }
-  double da, db;
-  std::memcpy(&da, a, 8);
-  std::memcpy(&db, b, 8);
-  if (std::isnan(da) || std::isnan(db)) return std::numeric_limits<std::uint64_t>::max();
-  std::int64_t ia, ib;
-  std::memcpy(&ia, a, 8);
-  std::memcpy(&ib, b, 8);
-  // Magnitudes below 2^63: the mapped values differ by less than 2^64.
-  const __int128 la = ia < 0 ? -static_cast<__int128>(ia & 0x7fffffffffffffffLL) : ia;
-  const __int128 lb = ib < 0 ? -static_cast<__int128>(ib & 0x7fffffffffffffffLL) : ib;
+// `Bits` is the signed integer of Float's width; `Wide` is wider, to hold the difference of
+// two mapped values (magnitudes below 2^(width - 1): the difference is below 2^width).
+template <class Float, class Bits, class Wide>
+std::uint64_t ulpDistanceOf(const std::byte *a, const std::byte *b) {
+  static_assert(sizeof(Float) == sizeof(Bits) && sizeof(Wide) > sizeof(Bits));
+  Float fa, fb;
+  std::memcpy(&fa, a, sizeof(Float));
+  std::memcpy(&fb, b, sizeof(Float));
+  if (std::isnan(fa) || std::isnan(fb)) return std::numeric_limits<std::uint64_t>::max();
+  Bits ia, ib;
+  std::memcpy(&ia, a, sizeof(Bits));
+  std::memcpy(&ib, b, sizeof(Bits));
+  constexpr Bits kMagnitude = std::numeric_limits<Bits>::max();  // all but the sign bit
+  const Wide la = ia < 0 ? -static_cast<Wide>(ia & kMagnitude) : ia;
+  const Wide lb = ib < 0 ? -static_cast<Wide>(ib & kMagnitude) : ib;
   return static_cast<std::uint64_t>(la > lb ? la - lb : lb - la);
+}
+
+std::uint64_t ulpDistance(const std::byte *a, const std::byte *b, ElemType t) {
+  if (t == ElemType::F32) return ulpDistanceOf<float, std::int32_t, std::int64_t>(a, b);
+  return ulpDistanceOf<double, std::int64_t, __int128>(a, b);
 }
 
 // Empty if equal (within `ulps` for F32/F64), else

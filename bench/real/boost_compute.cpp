@@ -18,7 +18,6 @@
 #include <boost/compute/core.hpp>
 #include <boost/compute/functional.hpp>
 
-#include <chrono>
 #include <vector>
 
 namespace compute = boost::compute;
@@ -50,9 +49,7 @@ int main(int argc, char **argv) {
   for (std::size_t i = 0; i < kN; ++i) wantSum += (aHost[i] + bHost[i]) * bHost[i];
 
   // Repetition 0 is untimed: Boost.Compute builds its programs on first use.
-  auto start = std::chrono::steady_clock::now();
-  for (int r = 0; r <= reps; ++r) {
-    if (r == 1) start = std::chrono::steady_clock::now();
+  workload::timedRepetitions(reps, [&](int r) {
     // One element of a changes per repetition (a write), so a lost or stale operation
     // shows in the sum.
     const std::size_t at = static_cast<std::size_t>(r) % kN;
@@ -67,8 +64,7 @@ int main(int argc, char **argv) {
     float sum = 0;
     compute::reduce(c.begin(), c.end(), &sum, queue);
     if (sum != wantSum) wrong("reduce", sum, wantSum);
-  }
-  workload::printLoopSeconds(start);
+  });
 
   std::vector<float> cHost(kN);
   compute::copy(c.begin(), c.end(), cHost.begin(), queue);

@@ -13,7 +13,6 @@
 
 #include <clFFT.h>
 
-#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -39,52 +38,43 @@ clfftPlanHandle plan(cl_context context, cl_command_queue queue) {
 
 int main(int argc, char **argv) {
   const int reps = workload::repetitions(argc, argv, 12000);
-  cl_device_id device = workload::poclCpu();
-  cl_int err;
-  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  must(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
-  must(err, "clCreateCommandQueue");
+  workload::PoclQueue cl;
   clfftSetupData setup;
   must(clfftInitSetupData(&setup), "clfftInitSetupData");
   must(clfftSetup(&setup), "clfftSetup");
-  clfftPlanHandle p = plan(context, queue);
+  clfftPlanHandle p = plan(cl.context, cl.queue);
 
   const std::size_t bytes = 2 * kN * sizeof(float);
   std::vector<float> signal(2 * kN), back(2 * kN);
   for (std::size_t i = 0; i < 2 * kN; ++i) signal[i] = static_cast<float>((i * 7) % 16);
-  cl_mem in = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_int err;
+  cl_mem in = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
   must(err, "clCreateBuffer");
-  cl_mem freq = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_mem freq = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
   must(err, "clCreateBuffer");
-  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
   must(err, "clCreateBuffer");
 
-  auto start = std::chrono::steady_clock::now();
-  for (int r = 0; r <= reps; ++r) {
-    if (r == 1) start = std::chrono::steady_clock::now();
+  workload::timedRepetitions(reps, [&](int r) {
     // One element changes per repetition, so a transform that was lost or ran on stale
     // data shows in the element checked below.
     const std::size_t at = static_cast<std::size_t>(r) % (2 * kN);
     signal[at] = static_cast<float>((r * 5) % 16);
-    must(clEnqueueWriteBuffer(queue, in, CL_FALSE, 0, bytes, signal.data(), 0, nullptr,
+    must(clEnqueueWriteBuffer(cl.queue, in, CL_FALSE, 0, bytes, signal.data(), 0, nullptr,
                               nullptr), "write");
-    must(clfftEnqueueTransform(p, CLFFT_FORWARD, 1, &queue, 0, nullptr, nullptr, &in, &freq,
+    must(clfftEnqueueTransform(p, CLFFT_FORWARD, 1, &cl.queue, 0, nullptr, nullptr, &in, &freq,
                                nullptr), "forward");
-    must(clfftEnqueueTransform(p, CLFFT_BACKWARD, 1, &queue, 0, nullptr, nullptr, &freq, &out,
+    must(clfftEnqueueTransform(p, CLFFT_BACKWARD, 1, &cl.queue, 0, nullptr, nullptr, &freq, &out,
                                nullptr), "backward");
-    must(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr),
+    must(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr),
          "read");
     if (!(std::fabs(back[at] - signal[at]) < 1e-3f)) wrong("back[i]", back[at], signal[at]);
-  }
-  workload::printLoopSeconds(start);
+  });
   for (std::size_t i = 0; i < 2 * kN; ++i)
     if (!(std::fabs(back[i] - signal[i]) < 1e-3f)) wrong("back[i]", back[i], signal[i]);
 
   clfftDestroyPlan(&p);
   clfftTeardown();
   for (cl_mem m : {in, freq, out}) clReleaseMemObject(m);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
   return 0;
 }

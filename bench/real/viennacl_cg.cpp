@@ -20,7 +20,6 @@
 #include <viennacl/linalg/prod.hpp>
 #include <viennacl/vector.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -58,9 +57,7 @@ int main(int argc, char **argv) {
 
   // Repetition 0 is untimed: ViennaCL builds its programs on first use.
   std::vector<float> x(kN), t(kN);
-  auto start = std::chrono::steady_clock::now();
-  for (int r = 0; r <= reps; ++r) {
-    if (r == 1) start = std::chrono::steady_clock::now();
+  workload::timedRepetitions(reps, [&](int r) {
     viennacl::vector<float> xs = viennacl::linalg::solve(A, b, viennacl::linalg::cg_tag(1e-6, 500));
     // New vectors per expression, as application code writes them.
     for (int k = 0; k < 20; ++k) {
@@ -73,8 +70,7 @@ int main(int argc, char **argv) {
       if (k == 19 && r == reps) viennacl::copy(p, t);
     }
     if (r == reps) viennacl::copy(xs, x);
-  }
-  workload::printLoopSeconds(start);
+  });
 
   double res = 0, nb = 0;
   for (std::size_t i = 0; i < kN; ++i) {

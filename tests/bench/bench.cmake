@@ -7,13 +7,11 @@
 # Run as a script (cmake -DBENCH=... -DOUT=... -P bench.cmake) this file is the driver of
 # integration.bench_processes.
 
+include(${CMAKE_CURRENT_LIST_DIR}/bench_driver.cmake)
+
 if(CMAKE_SCRIPT_MODE_FILE)
-  execute_process(COMMAND ${BENCH} --processes 2 --quick --runs 3 --filter "^launch/trivial$"
-                          --json ${OUT}
-                  RESULT_VARIABLE status OUTPUT_VARIABLE table ERROR_VARIABLE progress)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "pocl-launch-bench exited with ${status}:\n${table}\n${progress}")
-  endif()
+  hk_run_bench(table progress --processes 2 --quick --runs 3 --filter "^launch/trivial$"
+               --json ${OUT})
   file(READ ${OUT} json)
   string(JSON processes GET "${json}" meta processes)
   string(JSON count LENGTH "${json}" results)
@@ -49,8 +47,6 @@ if(TARGET pocl-launch-bench)
   target_link_libraries(bench_processes_test PRIVATE GTest::gtest GTest::gtest_main
                         nlohmann_json::nlohmann_json)
   add_test(NAME unit.bench_processes_test COMMAND bench_processes_test)
-  add_test(NAME integration.bench_processes
-           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
-                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bench-processes.json
-                   -P ${CMAKE_CURRENT_LIST_FILE})
+  hk_add_bench_test(integration.bench_processes
+                    -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bench-processes.json)
 endif()

@@ -5,12 +5,10 @@
 #
 # Run as a script (cmake -DBENCH=... -P host_gap.cmake) this file is the test's driver.
 
+include(${CMAKE_CURRENT_LIST_DIR}/bench_driver.cmake)
+
 if(CMAKE_SCRIPT_MODE_FILE)
-  execute_process(COMMAND ${BENCH} --quick --runs 2 --filter "^apps/host-gap/"
-                  RESULT_VARIABLE status OUTPUT_VARIABLE table ERROR_VARIABLE progress)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "pocl-launch-bench exited with ${status}:\n${table}\n${progress}")
-  endif()
+  hk_run_bench(table progress --quick --runs 2 --filter "^apps/host-gap/")
   foreach(x 2 20 200)
     foreach(y 2 20 200)
       foreach(path hostkernel queue)
@@ -24,7 +22,5 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 if(TARGET pocl-launch-bench)
-  add_test(NAME integration.bench_host_gap
-           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
-                   -P ${CMAKE_CURRENT_LIST_FILE})
+  hk_add_bench_test(integration.bench_host_gap)
 endif()

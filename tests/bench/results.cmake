@@ -6,6 +6,8 @@
 # Run as a script (cmake -DBENCH=... -DRESULTS_DIR=... -DOUT=... -P results.cmake) this
 # file is the test's driver.
 
+include(${CMAKE_CURRENT_LIST_DIR}/bench_driver.cmake)
+
 if(CMAKE_SCRIPT_MODE_FILE)
   file(GLOB files ${RESULTS_DIR}/*.json)
   if(NOT files)
@@ -53,9 +55,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 if(TARGET pocl-launch-bench)
-  add_test(NAME integration.bench_results_load
-           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
-                   -DRESULTS_DIR=${PROJECT_SOURCE_DIR}/bench/results
-                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bench-results-load.json
-                   -P ${CMAKE_CURRENT_LIST_FILE})
+  hk_add_bench_test(integration.bench_results_load
+                    -DRESULTS_DIR=${PROJECT_SOURCE_DIR}/bench/results
+                    -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bench-results-load.json)
 endif()

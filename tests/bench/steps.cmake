@@ -13,12 +13,10 @@
 # Run as a script (cmake -DBENCH=... [-DLAYER=1] -P steps.cmake) this file is the driver of
 # the first two.
 
+include(${CMAKE_CURRENT_LIST_DIR}/bench_driver.cmake)
+
 if(CMAKE_SCRIPT_MODE_FILE)
-  execute_process(COMMAND ${BENCH} --quick --runs 3 --filter "^steps/"
-                  RESULT_VARIABLE status OUTPUT_VARIABLE table ERROR_VARIABLE progress)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "pocl-launch-bench exited with ${status}:\n${table}\n${progress}")
-  endif()
+  hk_run_bench(table progress --quick --runs 3 --filter "^steps/")
   foreach(c args-launch-finish/4k write-launch-read/4k write-launch-read/1m fill-launch-read/4k
             copy-launch-read/4k write-launch-map/4k event-chain/4k svm-launch/4k
             out-of-order/4k new-buffer/4k new-kernel/4k)
@@ -35,12 +33,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 if(TARGET pocl-launch-bench)
-  add_test(NAME integration.bench_steps
-           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench>
-                   -P ${CMAKE_CURRENT_LIST_FILE})
-  add_test(NAME integration.bench_steps_layer
-           COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:pocl-launch-bench> -DLAYER=1
-                   -P ${CMAKE_CURRENT_LIST_FILE})
+  hk_add_bench_test(integration.bench_steps)
+  hk_add_bench_test(integration.bench_steps_layer -DLAYER=1)
   set_tests_properties(integration.bench_steps_layer PROPERTIES
                        ENVIRONMENT "OPENCL_LAYERS=$<TARGET_FILE:hostkernel-layer>")
 endif()
