@@ -24,7 +24,7 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
 #include "support/slow_fill_kernel.hpp"
 
 namespace {
@@ -60,9 +60,7 @@ void OwnWork() { std::this_thread::sleep_for(g_own_work); }
 class Background : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-    ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device, &ctx));
     const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     q = hkCreateCommandQueueWithProperties(ctx, device, props, &err);
     ASSERT_EQ(err, CL_SUCCESS);
@@ -98,6 +96,13 @@ class Background : public ::testing::Test {
   }
   // The memory the buffer uses: the test's own, unless a test shares it with a child.
   virtual int *Memory() { return own.data(); }
+  // The buffer's contents into `read`, by a blocking read on q; a failed read is fatal.
+  void ReadOut(std::vector<int> &read) {
+    read.assign(kItems, -7);
+    ASSERT_EQ(hkEnqueueReadBuffer(q, out, CL_TRUE, 0, kItems * sizeof(int), read.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+  }
   // Launches slow_fill with `value` (the kernel's argument set first).
   void Launch(int value, cl_event *event = nullptr, cl_command_queue queue = nullptr) {
     ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
@@ -123,10 +128,8 @@ TEST_F(Background, AReadAfterTheLaunchSeesItsResult) {
     SCOPED_TRACE(value);
     Launch(value * 1000);
     OwnWork();
-    std::vector<int> read(kItems, -7);
-    ASSERT_EQ(hkEnqueueReadBuffer(q, out, CL_TRUE, 0, kItems * sizeof(int), read.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
+    std::vector<int> read;
+    ASSERT_NO_FATAL_FAILURE(ReadOut(read));
     EXPECT_TRUE(Filled(read.data(), value * 1000));
   }
   // Not all of them on a busy machine: a background thread that loses its CPU pauses the
@@ -437,10 +440,8 @@ class BackgroundWithoutCpu : public Background {
         Launch(value * 1000);
         busy_work();
       }
-      std::vector<int> read(kItems, -7);
-      ASSERT_EQ(hkEnqueueReadBuffer(q, out, CL_TRUE, 0, kItems * sizeof(int), read.data(), 0,
-                                    nullptr, nullptr),
-                CL_SUCCESS);
+      std::vector<int> read;
+      ASSERT_NO_FATAL_FAILURE(ReadOut(read));
       sched_setscheduler(0, SCHED_OTHER, &normal);
       if (started_first) pthread_join(other_process, nullptr);
       // Real-time threads get at most 95 % of each second (sched_rt_runtime_us): past it,

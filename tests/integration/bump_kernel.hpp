@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "support/launch_counts.hpp"
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
 
 inline const char *kBumpSource = R"CLC(
 kernel void bump(global int *c) { c[get_global_id(0)] += 1; }
@@ -25,10 +25,8 @@ inline constexpr size_t kLocal = 256;
 class BumpKernel : public ::testing::Test {
  public:
   void SetUp() override {
-    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device_, &ctx_));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
     program_ = clCreateProgramWithSource(ctx_, 1, &kBumpSource, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     ASSERT_EQ(clBuildProgram(program_, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
@@ -67,11 +65,7 @@ class BumpKernel : public ::testing::Test {
     for (int v : host) wrong += v != want;
     return wrong;
   }
-  hk_launch_counts counts() {
-    hk_launch_counts c{};
-    EXPECT_EQ(hkGetKernelLaunchCounts(kernel_, &c), CL_SUCCESS);
-    return c;
-  }
+  hk_launch_counts counts() { return Counts(kernel_); }
 
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;

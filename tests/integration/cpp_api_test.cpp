@@ -5,10 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "support/file_text.hpp"
 #include "support/launch_counts.hpp"
 
 #ifndef HK_KERNELS_DIR
@@ -20,14 +21,11 @@
 
 namespace {
 
-std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+std::string kernelSource(const char *file) {
+  return FileText(std::string(HK_KERNELS_DIR) + "/" + file);
 }
-std::string kernelSource(const char *file) { return readText(std::string(HK_KERNELS_DIR) + "/" + file); }
 std::vector<std::uint8_t> spirv(const char *file) {
-  std::string s = readText(std::string(HK_SPIRV_DIR) + "/" + file);
-  return std::vector<std::uint8_t>(s.begin(), s.end());
+  return FileBytes(std::string(HK_SPIRV_DIR) + "/" + file);
 }
 
 // Inputs for which a*x+y is exact in float (so fused and unfused evaluation agree).

@@ -97,6 +97,14 @@ class HkErrors : public PoclTest {
     return host;
   }
 
+  // fill wrote v + i to the elements of [begin, end) of `buf`, and nothing else: the rest
+  // still hold the sentinel. The first element that differs is a fatal failure.
+  void AssertFilled(cl_mem buf, int v, size_t begin, size_t end) {
+    std::vector<int> host = Read(buf);
+    for (size_t i = 0; i < kElems; ++i)
+      ASSERT_EQ(host[i], (i >= begin && i < end) ? v + int(i) : kSentinel) << "element " << i;
+  }
+
   // The buffer still holds only the sentinel: a rejected launch ran nothing.
   void ExpectUntouched(cl_mem buf, const char *what) {
     std::vector<int> host = Read(buf);
@@ -129,9 +137,7 @@ TEST_F(HkErrors, ValidUniformLaunchRunsInlineWithCorrectResults) {
   size_t g = 1024, l = 64;
   ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
-  std::vector<int> host = Read(out_);
-  for (size_t i = 0; i < kElems; ++i)
-    ASSERT_EQ(host[i], i < g ? 100 + int(i) : kSentinel) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 100, 0, g));
   hk_launch_counts c = Counts(fill_);
   EXPECT_EQ(Direct(c), 1u) << Describe(c);
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << Describe(c);
@@ -142,9 +148,7 @@ TEST_F(HkErrors, NullLocalSizeWithOddGlobalSizeRunsInline) {
   size_t g = 97;  // prime: only local size 1 or 97 divides it
   ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, nullptr, 0, nullptr, nullptr),
             CL_SUCCESS);
-  std::vector<int> host = Read(out_);
-  for (size_t i = 0; i < kElems; ++i)
-    ASSERT_EQ(host[i], i < g ? 5 + int(i) : kSentinel) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 5, 0, g));
   hk_launch_counts c = Counts(fill_);
   EXPECT_EQ(Direct(c), 1u) << Describe(c);
 }
@@ -154,9 +158,7 @@ TEST_F(HkErrors, GlobalOffsetIsHonouredInline) {
   size_t off = 256, g = 512, l = 32;
   ASSERT_EQ(Launch(queue_, fill_, 1, &off, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
-  std::vector<int> host = Read(out_);
-  for (size_t i = 0; i < kElems; ++i)
-    ASSERT_EQ(host[i], (i >= off && i < off + g) ? 3 + int(i) : kSentinel) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 3, off, off + g));
   EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
 }
 
@@ -236,9 +238,7 @@ TEST_F(HkErrors, RejectedSetKernelArgKeepsPreviousValue) {
   size_t g = 128, l = 16;
   ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
-  std::vector<int> host = Read(out_);
-  for (size_t i = 0; i < kElems; ++i)
-    ASSERT_EQ(host[i], i < g ? 9 + int(i) : kSentinel) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 9, 0, g));
   ExpectUntouched(other_, "rejected buffer argument");
   EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
 }
@@ -267,9 +267,7 @@ TEST_F(HkErrors, ArgumentsSetBehindHostkernelsBackGoToTheQueue) {
   size_t g = 256, l = 32;
   ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
-  std::vector<int> host = Read(out_);
-  for (size_t i = 0; i < kElems; ++i)
-    ASSERT_EQ(host[i], i < g ? 11 + int(i) : kSentinel) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 11, 0, g));
   hk_launch_counts c = Counts(fill_);
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 1u) << Describe(c);
   EXPECT_EQ(c.by_reason[HK_REASON_ARG_UNSET], 1u) << Describe(c);
@@ -277,8 +275,7 @@ TEST_F(HkErrors, ArgumentsSetBehindHostkernelsBackGoToTheQueue) {
   SetFillArgs(fill_, out_, 12);
   ASSERT_EQ(Launch(queue_, fill_, 1, nullptr, &g, &l, 0, nullptr, nullptr),
             CL_SUCCESS);
-  host = Read(out_);
-  for (size_t i = 0; i < g; ++i) ASSERT_EQ(host[i], 12 + int(i)) << "element " << i;
+  ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 12, 0, g));
   c = Counts(fill_);
   EXPECT_EQ(Direct(c), 1u) << Describe(c);
 }
@@ -394,9 +391,7 @@ TEST_F(HkErrors, NonUniformWorkGroupsGoToPoclAndGetPoclsAnswer) {
   EXPECT_EQ(c.by_reason[HK_REASON_NON_UNIFORM], 1u) << Describe(c);
   if (non_uniform) {
     EXPECT_EQ(hk, CL_SUCCESS);
-    std::vector<int> host = Read(out_);
-    for (size_t i = 0; i < kElems; ++i)
-      ASSERT_EQ(host[i], i < g ? 20 + int(i) : kSentinel) << "element " << i;
+    ASSERT_NO_FATAL_FAILURE(AssertFilled(out_, 20, 0, g));
   } else {
     EXPECT_EQ(pocl, CL_INVALID_WORK_GROUP_SIZE);
     ExpectUntouched(out_, "non-uniform launch rejected by PoCL");

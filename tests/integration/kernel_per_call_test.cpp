@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -39,9 +39,7 @@ kernel void spin(global float *x, int n) {
 class KernelPerCall : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(FindPoclDevice(nullptr, &device));
-    ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device, &ctx));
     q = hkCreateCommandQueue(ctx, device, 0, &err);
     ASSERT_EQ(err, CL_SUCCESS);
   }

@@ -144,10 +144,54 @@ void expectDirect(cl_kernel k, cl_ulong n) {
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 0u) << describe(c);
 }
 
+// The tests make their kernels, queues and buffers through the fixture, which releases
+// them after the test (buffers first, queues last). A test that leaves non-blocking
+// commands behind finishes its queues itself (FinishAtExit), before its host memory goes.
 class Layer : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(Env::get().error, ""); }
+  void TearDown() override {
+    for (cl_mem m : buffers_) clReleaseMemObject(m);
+    for (cl_kernel k : kernels_) clReleaseKernel(k);
+    for (cl_command_queue q : queues_) clReleaseCommandQueue(q);
+  }
+
+  cl_kernel kernel(const std::string &file, const char *name) {
+    return kept(kernels_, env.kernel(file, name));
+  }
+  cl_command_queue queue(cl_command_queue_properties props = 0) {
+    return kept(queues_, env.queue(props));
+  }
+  cl_mem buffer(size_t bytes, const void *init = nullptr) {
+    return kept(buffers_, env.buffer(bytes, init));
+  }
+
+  // trivial.cl's kernel (out[i] = i) with a new one-int buffer, holding -1, as its
+  // argument.
+  void trivialOnOneInt(cl_kernel *k, cl_mem *m) {
+    *k = kernel("trivial.cl", "trivial");
+    const int init = -1;
+    *m = buffer(sizeof init, &init);
+    CL_OK(clSetKernelArg(*k, 0, sizeof *m, m));
+  }
+
+  // axpy.cl's arguments: y = a * x + y.
+  static void setAxpyArgs(cl_kernel k, float a, cl_mem x, cl_mem y) {
+    CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
+    CL_OK(clSetKernelArg(k, 1, sizeof x, &x));
+    CL_OK(clSetKernelArg(k, 2, sizeof y, &y));
+  }
+
   Env &env = Env::get();
+
+ private:
+  template <class T> static T kept(std::vector<T> &made, T object) {
+    if (object) made.push_back(object);
+    return object;
+  }
+  std::vector<cl_mem> buffers_;
+  std::vector<cl_kernel> kernels_;
+  std::vector<cl_command_queue> queues_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -176,10 +220,10 @@ TEST_F(Layer, AnswersHkGetPoclDevice) {
 }
 
 TEST_F(Layer, TrivialRunsDirectly) {
-  cl_kernel k = env.kernel("trivial.cl", "trivial");
-  cl_command_queue q = env.queue();
+  cl_kernel k = kernel("trivial.cl", "trivial");
+  cl_command_queue q = queue();
   std::vector<int> out(256, -1);
-  cl_mem m = env.buffer(out.size() * sizeof(int), out.data());
+  cl_mem m = buffer(out.size() * sizeof(int), out.data());
   CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
   size_t g = out.size(), l = 16;
   CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr));
@@ -187,9 +231,6 @@ TEST_F(Layer, TrivialRunsDirectly) {
                             nullptr, nullptr));
   for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<int>(i)) << i;
   expectDirect(k, 1);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // The count-by-count query answers through the layer too, as the struct does.
@@ -198,11 +239,10 @@ TEST_F(Layer, AnswersHkGetKernelLaunchInfo) {
   const auto launch_info = reinterpret_cast<LaunchInfoFn>(
       clGetExtensionFunctionAddressForPlatform(env.platform, "hkGetKernelLaunchInfo"));
   ASSERT_NE(launch_info, nullptr) << "the layer is not loaded";
-  cl_kernel k = env.kernel("trivial.cl", "trivial");
-  cl_command_queue q = env.queue();
-  int out = -1;
-  cl_mem m = env.buffer(sizeof out, &out);
-  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  cl_kernel k;
+  cl_mem m;
+  ASSERT_NO_FATAL_FAILURE(trivialOnOneInt(&k, &m));
+  cl_command_queue q = queue();
   const size_t one = 1;
   CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, 0, nullptr, nullptr));
   CL_OK(clFinish(q));
@@ -212,29 +252,23 @@ TEST_F(Layer, AnswersHkGetKernelLaunchInfo) {
     CL_OK(launch_info(k, HK_KERNEL_LAUNCHES_ON_PATH(p), sizeof n, &n, nullptr));
     EXPECT_EQ(n, c.by_path[p]) << "path " << p << ": " << describe(c);
   }
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 TEST_F(Layer, TaskRunsDirectly) {
-  cl_kernel k = env.kernel("trivial.cl", "trivial");
-  cl_command_queue q = env.queue();
-  int out = -1;
-  cl_mem m = env.buffer(sizeof out, &out);
-  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  cl_kernel k;
+  cl_mem m;
+  ASSERT_NO_FATAL_FAILURE(trivialOnOneInt(&k, &m));
+  cl_command_queue q = queue();
   CL_OK(clEnqueueTask(q, k, 0, nullptr, nullptr));
+  int out = -1;
   CL_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, &out, 0, nullptr, nullptr));
   EXPECT_EQ(out, 0);
   expectDirect(k, 1);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 TEST_F(Layer, AxpyRepeatedWithChangingArguments) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q = env.queue();
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q = queue();
   const size_t n = 4096;
   std::vector<float> x(n), y(n), want(n);
   for (size_t i = 0; i < n; ++i) {
@@ -242,8 +276,8 @@ TEST_F(Layer, AxpyRepeatedWithChangingArguments) {
     y[i] = static_cast<float>(i % 13);
   }
   want = y;
-  cl_mem mx = env.buffer(n * sizeof(float), x.data());
-  cl_mem my = env.buffer(n * sizeof(float), y.data());
+  cl_mem mx = buffer(n * sizeof(float), x.data());
+  cl_mem my = buffer(n * sizeof(float), y.data());
   CL_OK(clSetKernelArg(k, 1, sizeof mx, &mx));
   CL_OK(clSetKernelArg(k, 2, sizeof my, &my));
   size_t g = n, l = 64;
@@ -260,20 +294,16 @@ TEST_F(Layer, AxpyRepeatedWithChangingArguments) {
                             nullptr));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << i;
   expectDirect(k, launches);
-  clReleaseMemObject(mx);
-  clReleaseMemObject(my);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 TEST_F(Layer, LocalArgumentReduction) {
-  cl_kernel k = env.kernel("reduce_local_arg.cl", "reduce_sum");
-  cl_command_queue q = env.queue();
+  cl_kernel k = kernel("reduce_local_arg.cl", "reduce_sum");
+  cl_command_queue q = queue();
   const size_t n = 2048, l = 128, groups = n / l;
   std::vector<float> in(n);
   for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i % 7);
-  cl_mem mi = env.buffer(n * sizeof(float), in.data());
-  cl_mem mp = env.buffer(groups * sizeof(float));
+  cl_mem mi = buffer(n * sizeof(float), in.data());
+  cl_mem mp = buffer(groups * sizeof(float));
   CL_OK(clSetKernelArg(k, 0, sizeof mi, &mi));
   CL_OK(clSetKernelArg(k, 1, sizeof mp, &mp));
   CL_OK(clSetKernelArg(k, 2, l * sizeof(float), nullptr));
@@ -287,18 +317,14 @@ TEST_F(Layer, LocalArgumentReduction) {
     ASSERT_EQ(part[gi], s) << gi;
   }
   expectDirect(k, 1);
-  clReleaseMemObject(mi);
-  clReleaseMemObject(mp);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 TEST_F(Layer, TwoDimensionsWithOffset) {
-  cl_kernel k = env.kernel("index_2d.cl", "index_2d");
-  cl_command_queue q = env.queue();
+  cl_kernel k = kernel("index_2d.cl", "index_2d");
+  cl_command_queue q = queue();
   const size_t g[2] = {64, 32}, l[2] = {8, 4}, off[2] = {3, 5};
   std::vector<int> out(g[0] * g[1], -1);
-  cl_mem m = env.buffer(out.size() * sizeof(int), out.data());
+  cl_mem m = buffer(out.size() * sizeof(int), out.data());
   CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
   CL_OK(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, nullptr, nullptr));
   CL_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, out.size() * sizeof(int), out.data(), 0,
@@ -307,25 +333,20 @@ TEST_F(Layer, TwoDimensionsWithOffset) {
     for (size_t x = 0; x < g[0]; ++x)
       ASSERT_EQ(out[y * g[0] + x], static_cast<int>((x + off[0]) + 10000 * (y + off[1])));
   expectDirect(k, 1);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // A launch waiting for an incomplete user event goes to PoCL's queue (and says why);
 // launches after it on the same queue are ordered after it, and once the queue is
 // finished launches run directly again.
 TEST_F(Layer, UserEventWaitFallsBackAndStaysOrdered) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q = env.queue();
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q = queue();
   const size_t n = 1024, l = 64;
   std::vector<float> x(n, 1.0f), y(n, 0.0f);
-  cl_mem mx = env.buffer(n * sizeof(float), x.data());
-  cl_mem my = env.buffer(n * sizeof(float), y.data());
+  cl_mem mx = buffer(n * sizeof(float), x.data());
+  cl_mem my = buffer(n * sizeof(float), y.data());
   float a = 2.0f;
-  CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
-  CL_OK(clSetKernelArg(k, 1, sizeof mx, &mx));
-  CL_OK(clSetKernelArg(k, 2, sizeof my, &my));
+  ASSERT_NO_FATAL_FAILURE(setAxpyArgs(k, a, mx, my));
   cl_int err = CL_SUCCESS;
   cl_event gate = clCreateUserEvent(env.context, &err);
   CL_OK(err);
@@ -350,10 +371,6 @@ TEST_F(Layer, UserEventWaitFallsBackAndStaysOrdered) {
             3u)
       << describe(c);
   clReleaseEvent(gate);
-  clReleaseMemObject(mx);
-  clReleaseMemObject(my);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -361,24 +378,17 @@ TEST_F(Layer, UserEventWaitFallsBackAndStaysOrdered) {
 // wait for them to see stale data.
 constexpr size_t kBig = 1 << 20;
 
-// Finishes and releases a queue when a test leaves, also by a failed assertion:
-// non-blocking commands must not write into host vectors that are gone. Declare it after
-// those vectors (and after the buffers).
-struct QueueAtExit {
+// Finishes a queue when a test leaves, also by a failed assertion: non-blocking commands
+// must not write into host vectors that are gone. Declare it after those vectors.
+struct FinishAtExit {
   cl_command_queue q;
-  ~QueueAtExit() {
-    if (!q) return;
-    clFinish(q);
-    clReleaseCommandQueue(q);
+  ~FinishAtExit() {
+    if (q) clFinish(q);
   }
 };
 
 struct AxpyBuffers {
   cl_mem x = nullptr, y = nullptr, z = nullptr;
-  ~AxpyBuffers() {
-    for (cl_mem m : {x, y, z})
-      if (m) clReleaseMemObject(m);
-  }
 };
 
 // In-order queue: every command is ordered after the previous one; no events needed.
@@ -387,15 +397,13 @@ struct AxpyBuffers {
 // check -> write through the map, unmap (non-blocking) -> launch z = a*x + z -> read z
 // (non-blocking) -> finish -> check.
 TEST_F(Layer, InOrderQueueOrdersLaunchesWithNonBlockingCommands) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q = env.queue();
-  AxpyBuffers b;
-  b.x = env.buffer(kBig * sizeof(float));
-  b.y = env.buffer(kBig * sizeof(float));
-  b.z = env.buffer(kBig * sizeof(float));
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q = queue();
+  const AxpyBuffers b{buffer(kBig * sizeof(float)), buffer(kBig * sizeof(float)),
+                      buffer(kBig * sizeof(float))};
   const size_t l = 64, g = 8192;  // the launches touch the first g elements
   std::vector<float> hx(kBig), hy(kBig), out(kBig);
-  QueueAtExit release{q};
+  FinishAtExit finish{q};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const float base = static_cast<float>(round * 10);
@@ -408,9 +416,7 @@ TEST_F(Layer, InOrderQueueOrdersLaunchesWithNonBlockingCommands) {
                                nullptr, nullptr));
     CL_OK(clEnqueueWriteBuffer(q, b.y, CL_FALSE, 0, kBig * sizeof(float), hy.data(), 0,
                                nullptr, nullptr));
-    CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
-    CL_OK(clSetKernelArg(k, 1, sizeof b.x, &b.x));
-    CL_OK(clSetKernelArg(k, 2, sizeof b.y, &b.y));
+    ASSERT_NO_FATAL_FAILURE(setAxpyArgs(k, a, b.x, b.y));
     CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr));  // y1
     CL_OK(clEnqueueCopyBuffer(q, b.y, b.z, 0, 0, kBig * sizeof(float), 0, nullptr, nullptr));
     CL_OK(clSetKernelArg(k, 2, sizeof b.z, &b.z));
@@ -438,21 +444,18 @@ TEST_F(Layer, InOrderQueueOrdersLaunchesWithNonBlockingCommands) {
     for (size_t i = 0; i < g; ++i) ASSERT_EQ(out[i], a * hx[i] + 1.0f) << "element " << i;
   }
   expectDirect(k, 12 * 3);
-  clReleaseKernel(k);
 }
 
 // Out-of-order queue: the program orders commands with events, including the events of
 // launches in the wait lists of PoCL's commands and the reverse.
 TEST_F(Layer, OutOfOrderQueueOrdersByEvents) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q = env.queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  AxpyBuffers b;
-  b.x = env.buffer(kBig * sizeof(float));
-  b.y = env.buffer(kBig * sizeof(float));
-  b.z = env.buffer(kBig * sizeof(float));
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q = queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const AxpyBuffers b{buffer(kBig * sizeof(float)), buffer(kBig * sizeof(float)),
+                      buffer(kBig * sizeof(float))};
   const size_t l = 64, g = 8192;
   std::vector<float> hx(kBig), hy(kBig), out(kBig);
-  QueueAtExit release{q};
+  FinishAtExit finish{q};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     for (size_t i = 0; i < kBig; ++i) {
@@ -465,9 +468,7 @@ TEST_F(Layer, OutOfOrderQueueOrdersByEvents) {
                                nullptr, &wx));
     CL_OK(clEnqueueWriteBuffer(q, b.y, CL_FALSE, 0, kBig * sizeof(float), hy.data(), 0,
                                nullptr, &wy));
-    CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
-    CL_OK(clSetKernelArg(k, 1, sizeof b.x, &b.x));
-    CL_OK(clSetKernelArg(k, 2, sizeof b.y, &b.y));
+    ASSERT_NO_FATAL_FAILURE(setAxpyArgs(k, a, b.x, b.y));
     cl_event writes[2] = {wx, wy};
     CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 2, writes, &launch1));
     CL_OK(clEnqueueCopyBuffer(q, b.y, b.z, 0, 0, kBig * sizeof(float), 1, &launch1, &copied));
@@ -494,23 +495,17 @@ TEST_F(Layer, OutOfOrderQueueOrdersByEvents) {
   }
   CL_OK(clFinish(q));
   expectDirect(k, 12 * 3);
-  clReleaseKernel(k);
 }
 
 // Two queues on the same buffers: the program orders them with an event across queues.
 TEST_F(Layer, EventOrdersAcrossQueues) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q1 = env.queue(), q2 = env.queue();
-  AxpyBuffers b;
-  b.x = env.buffer(kBig * sizeof(float));
-  b.y = env.buffer(kBig * sizeof(float));
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q1 = queue(), q2 = queue();
+  const AxpyBuffers b{buffer(kBig * sizeof(float)), buffer(kBig * sizeof(float))};
   const size_t l = 64, g = 4096;
   std::vector<float> hx(kBig, 4.0f), hy(kBig, 1.0f), out(g);
-  QueueAtExit release1{q1}, release2{q2};
-  float a = 0.5f;
-  CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
-  CL_OK(clSetKernelArg(k, 1, sizeof b.x, &b.x));
-  CL_OK(clSetKernelArg(k, 2, sizeof b.y, &b.y));
+  FinishAtExit finish1{q1}, finish2{q2};
+  ASSERT_NO_FATAL_FAILURE(setAxpyArgs(k, 0.5f, b.x, b.y));
   cl_event wx, wy;
   CL_OK(clEnqueueWriteBuffer(q1, b.x, CL_FALSE, 0, kBig * sizeof(float), hx.data(), 0, nullptr,
                              &wx));
@@ -524,7 +519,6 @@ TEST_F(Layer, EventOrdersAcrossQueues) {
   expectDirect(k, 1);
   clReleaseEvent(wx);
   clReleaseEvent(wy);
-  clReleaseKernel(k);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -536,16 +530,13 @@ cl_ulong profile(cl_event e, cl_profiling_info what) {
 }
 
 TEST_F(Layer, ProfilingQueueGivesLaunchTimestamps) {
-  cl_kernel k = env.kernel("axpy.cl", "axpy");
-  cl_command_queue q = env.queue(CL_QUEUE_PROFILING_ENABLE);
+  cl_kernel k = kernel("axpy.cl", "axpy");
+  cl_command_queue q = queue(CL_QUEUE_PROFILING_ENABLE);
   const size_t n = 8192, l = 64;
   std::vector<float> x(n, 1.0f), y(n, 1.0f);
-  cl_mem mx = env.buffer(n * sizeof(float), x.data());
-  cl_mem my = env.buffer(n * sizeof(float), y.data());
-  float a = 1.0f;
-  CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
-  CL_OK(clSetKernelArg(k, 1, sizeof mx, &mx));
-  CL_OK(clSetKernelArg(k, 2, sizeof my, &my));
+  cl_mem mx = buffer(n * sizeof(float), x.data());
+  cl_mem my = buffer(n * sizeof(float), y.data());
+  ASSERT_NO_FATAL_FAILURE(setAxpyArgs(k, 1.0f, mx, my));
   for (int run = 0; run < 3; ++run) {  // first launch prepares, later ones are cached
     SCOPED_TRACE("launch " + std::to_string(run));
     cl_event e = nullptr, w = nullptr;
@@ -604,18 +595,13 @@ TEST_F(Layer, ProfilingQueueGivesLaunchTimestamps) {
     clReleaseEvent(e);
   }
   expectDirect(k, 3);
-  clReleaseMemObject(mx);
-  clReleaseMemObject(my);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 TEST_F(Layer, NonProfilingQueueEventHasNoProfilingInfo) {
-  cl_kernel k = env.kernel("trivial.cl", "trivial");
-  cl_command_queue q = env.queue();
-  int out = -1;
-  cl_mem m = env.buffer(sizeof out, &out);
-  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  cl_kernel k;
+  cl_mem m;
+  ASSERT_NO_FATAL_FAILURE(trivialOnOneInt(&k, &m));
+  cl_command_queue q = queue();
   size_t one = 1;
   cl_event e = nullptr;
   CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, 0, nullptr, &e));
@@ -627,6 +613,7 @@ TEST_F(Layer, NonProfilingQueueEventHasNoProfilingInfo) {
   EXPECT_EQ(type, static_cast<cl_command_type>(CL_COMMAND_NDRANGE_KERNEL));
   // PoCL's own events on such a queue answer the same.
   cl_event r = nullptr;
+  int out = -1;
   CL_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, &out, 0, nullptr, &r));
   EXPECT_EQ(out, 0);
   EXPECT_EQ(clGetEventProfilingInfo(r, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr),
@@ -642,19 +629,15 @@ TEST_F(Layer, NonProfilingQueueEventHasNoProfilingInfo) {
   CL_OK(clReleaseEvent(e));
   clReleaseEvent(r);
   expectDirect(k, 1);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(q);
 }
 
 // Events released and made again many times (addresses are reused): each new event is
 // answered for itself.
 TEST_F(Layer, EventsAreForgottenWhenReleased) {
-  cl_kernel k = env.kernel("trivial.cl", "trivial");
-  cl_command_queue qp = env.queue(CL_QUEUE_PROFILING_ENABLE);
-  int out = -1;
-  cl_mem m = env.buffer(sizeof out, &out);
-  CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  cl_kernel k;
+  cl_mem m;
+  ASSERT_NO_FATAL_FAILURE(trivialOnOneInt(&k, &m));
+  cl_command_queue qp = queue(CL_QUEUE_PROFILING_ENABLE);
   size_t one = 1;
   for (int i = 0; i < 200; ++i) {
     cl_event e = nullptr;
@@ -674,9 +657,6 @@ TEST_F(Layer, EventsAreForgottenWhenReleased) {
     clReleaseEvent(u);
   }
   expectDirect(k, 200);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
-  clReleaseCommandQueue(qp);
 }
 
 }  // namespace

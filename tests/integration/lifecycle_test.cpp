@@ -36,7 +36,8 @@
 #include <thread>
 #include <vector>
 #include "support/launch_counts.hpp"
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
+#include "support/profiling_timestamps.hpp"
 
 namespace {
 
@@ -91,8 +92,8 @@ class DelayedCompletion {
   std::thread thread_;
 };
 
-// Completes a user event if the test thread has not called Returned() within `limit`, so
-// that a launch blocking on the event fails the test instead of hanging it.
+// Completes a user event if the test thread has not called ReturnedInTime() within
+// `limit`, so that a launch blocking on the event fails the test instead of hanging it.
 class Watchdog {
  public:
   Watchdog(cl_event user_event, std::chrono::milliseconds limit)
@@ -104,17 +105,16 @@ class Watchdog {
           }
         }) {}
   ~Watchdog() {
-    Returned();
+    ReturnedInTime();
     thread_.join();
   }
-  void Returned() {
+  // Called once the calls under watch have returned: true if they did so by themselves,
+  // false if the watchdog had to complete the user event first.
+  bool ReturnedInTime() {
     std::lock_guard<std::mutex> lock(mutex_);
     returned_ = true;
     cv_.notify_all();
-  }
-  bool Fired() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return fired_;
+    return !fired_;
   }
 
  private:
@@ -218,10 +218,9 @@ class Objects : public ::testing::TestWithParam<Recipe> {
 
   // The two programs' binaries, built once in a context that is gone before any round.
   static void SetUpTestSuite() {
-    cl_device_id device = CpuDevice();
-    cl_int err = CL_SUCCESS;
-    cl_context c0 = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
+    cl_device_id device = nullptr;
+    cl_context c0 = nullptr;
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device, &c0));
     for (int w = 0; w < 2; ++w) {
       cl_program p = Build(c0, device, kOpSources[w]);
       size_t size = 0;
@@ -237,10 +236,8 @@ class Objects : public ::testing::TestWithParam<Recipe> {
   }
 
   void SetUp() override {
-    device_ = CpuDevice();
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device_, &ctx_));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
   }
   void TearDown() override {
     if (ctx_) { EXPECT_EQ(hkReleaseContext(ctx_), CL_SUCCESS); }
@@ -430,10 +427,10 @@ INSTANTIATE_TEST_SUITE_P(Lifecycle, Objects, ::testing::ValuesIn(AllRecipes()),
 // clCloneKernel copies the argument values: the clone must run directly without setting
 // them again, and must not depend on the original staying alive.
 TEST(Lifecycle, ClonedKernelKeepsArgumentsAndRunsInline) {
-  cl_device_id device = CpuDevice();
+  cl_device_id device = nullptr;
+  cl_context ctx = nullptr;
+  ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device, &ctx));
   cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_program prog = Build(ctx, device, kOpSources[0]);
@@ -478,31 +475,43 @@ const char *kPlainSources[2] = {
     "kernel void op(global int *c, int k) { c[get_global_id(0)] = k + 1; }",
     "kernel void op(global int *c, int k) { c[get_global_id(0)] = k - 1; }"};
 
+// The children's device, context and in-order queue, made with plain OpenCL calls.
+struct PlainQueue {
+  cl_device_id device = CpuDevice();
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, nullptr);
+};
+
+// Round `i` of a child: op(b, i) launched over 64 work-items through hostkernel, then
+// element 0 read back. A launch that fails or does not give `want` is counted in `wrong`;
+// the first three are printed.
+void LaunchOp(const PlainQueue &cl, cl_kernel k, cl_mem b, int i, int want, int &wrong) {
+  hkSetKernelArg(k, 0, sizeof b, &b);
+  hkSetKernelArg(k, 1, sizeof i, &i);
+  size_t g = 64;
+  cl_int launch = hkEnqueueNDRangeKernel(cl.q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr);
+  int out = 0;
+  hkEnqueueReadBuffer(cl.q, b, CL_TRUE, 0, sizeof out, &out, 0, nullptr, nullptr);
+  if (launch != CL_SUCCESS || out != want) {
+    if (wrong++ < 3)
+      fprintf(stderr, "iteration %d: launch %d, element 0 is %d, expected %d\n", i, launch,
+              out, want);
+  }
+}
+
 TEST(Lifecycle, BuffersMadeAndReleasedWithPlainOpenCLNeverLeaveStalePointers) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto child = [] {
-    cl_device_id device = CpuDevice();
+    PlainQueue cl;
     cl_int err = CL_SUCCESS;
-    cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
-    cl_program prog = Build(ctx, device, kPlainSources[0]);
+    cl_program prog = Build(cl.ctx, cl.device, kPlainSources[0]);
     cl_kernel k = clCreateKernel(prog, "op", &err);
     int wrong = 0;
     for (int i = 0; i < 200; ++i) {
       std::vector<int> host(64 + (i % 7) * 64, -1);  // new USE_HOST_PTR storage each time
-      cl_mem b = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, host.size() * sizeof(int),
+      cl_mem b = clCreateBuffer(cl.ctx, CL_MEM_USE_HOST_PTR, host.size() * sizeof(int),
                                 host.data(), &err);
-      hkSetKernelArg(k, 0, sizeof b, &b);
-      hkSetKernelArg(k, 1, sizeof i, &i);
-      size_t g = 64;
-      cl_int launch = hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr);
-      int out = 0;
-      hkEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, &out, 0, nullptr, nullptr);
-      if (launch != CL_SUCCESS || out != i + 1) {
-        if (wrong++ < 3)
-          fprintf(stderr, "iteration %d: launch %d, element 0 is %d, expected %d\n", i,
-                  launch, out, i + 1);
-      }
+      LaunchOp(cl, k, b, i, i + 1, wrong);
       clReleaseMemObject(b);
     }
     std::_Exit(wrong ? 1 : 0);
@@ -513,29 +522,16 @@ TEST(Lifecycle, BuffersMadeAndReleasedWithPlainOpenCLNeverLeaveStalePointers) {
 TEST(Lifecycle, KernelsMadeAndReleasedWithPlainOpenCLNeverRunStaleCode) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto child = [] {
-    cl_device_id device = CpuDevice();
+    PlainQueue cl;
     cl_int err = CL_SUCCESS;
-    cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
-    cl_program progs[2] = {Build(ctx, device, kPlainSources[0]),
-                           Build(ctx, device, kPlainSources[1])};
-    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &err);
+    cl_program progs[2] = {Build(cl.ctx, cl.device, kPlainSources[0]),
+                           Build(cl.ctx, cl.device, kPlainSources[1])};
+    cl_mem b = clCreateBuffer(cl.ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &err);
     int wrong = 0;
     for (int i = 0; i < 200; ++i) {
       const int which = i % 2;
       cl_kernel k = clCreateKernel(progs[which], "op", &err);
-      hkSetKernelArg(k, 0, sizeof b, &b);
-      hkSetKernelArg(k, 1, sizeof i, &i);
-      size_t g = 64;
-      cl_int launch = hkEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr);
-      int out = 0;
-      hkEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, &out, 0, nullptr, nullptr);
-      const int want = which ? i - 1 : i + 1;
-      if (launch != CL_SUCCESS || out != want) {
-        if (wrong++ < 3)
-          fprintf(stderr, "iteration %d: launch %d, element 0 is %d, expected %d\n", i,
-                  launch, out, want);
-      }
+      LaunchOp(cl, k, b, i, which ? i - 1 : i + 1, wrong);
       clReleaseKernel(k);
     }
     if (wrong) fprintf(stderr, "%d of 200 launches wrong\n", wrong);
@@ -597,10 +593,8 @@ class Ordering : public ::testing::TestWithParam<bool> {
   bool OutOfOrder() const { return GetParam(); }
 
   void SetUp() override {
-    device_ = CpuDevice();
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device_, &ctx_));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
     cl_queue_properties props[] = {
         CL_QUEUE_PROPERTIES,
         OutOfOrder() ? cl_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) : 0, 0};
@@ -645,6 +639,10 @@ class Ordering : public ::testing::TestWithParam<bool> {
         if (e) w.events.push_back(e);
     return w;
   }
+
+  // A wait list for either queue: an event of another queue, which the queue's own order
+  // does not cover.
+  static WaitList Always(std::initializer_list<cl_event> events) { return {events}; }
 
   void Launch(cl_kernel k, std::initializer_list<std::pair<size_t, const void *>> args,
               const WaitList &wait, cl_event *event) {
@@ -818,9 +816,9 @@ TEST_P(Ordering, UserEventInWaitListSendsLaunchToQueue) {
     ASSERT_EQ(hkSetKernelArg(fill_, 1, sizeof v, &v), CL_SUCCESS);
     ASSERT_EQ(hkEnqueueNDRangeKernel(q_, fill_, 1, nullptr, &kItems, &kLocal, 1, &user, &ev),
               CL_SUCCESS);
-    watchdog.Returned();
-    ASSERT_FALSE(watchdog.Fired()) << "hkEnqueueNDRangeKernel blocked on an incomplete user "
-                                      "event (an application would deadlock)";
+    ASSERT_TRUE(watchdog.ReturnedInTime())
+        << "hkEnqueueNDRangeKernel blocked on an incomplete user event (an application "
+           "would deadlock)";
   }
   ASSERT_NE(ev, nullptr);
   EXPECT_NE(Status(ev), CL_COMPLETE) << "the launch completed before its user event";
@@ -885,8 +883,7 @@ TEST_P(Ordering, LaunchBehindCommandsGatedByUserEventDoesNotBlock) {
     // ... and this one reads its output.
     Launch(scale_, {{sizeof(cl_mem), &out}, {sizeof(cl_mem), &out2}, {sizeof m, &m}},
            Deps({ev_f}), &ev_s);
-    watchdog.Returned();
-    EXPECT_FALSE(watchdog.Fired())
+    EXPECT_TRUE(watchdog.ReturnedInTime())
         << "a launch blocked on PoCL commands gated by an incomplete user event (an "
            "application that completes the event after enqueueing would deadlock)";
   }
@@ -934,13 +931,9 @@ TEST_P(Ordering, LaunchWaitsForEventsOfAnotherQueue) {
       // Completed late, from another thread: the launch may block until then, or go to
       // PoCL's queue, but must not run before the write.
       DelayedCompletion completer(gate, std::chrono::milliseconds(40));
-      ASSERT_EQ(hkSetKernelArg(tail_, 0, sizeof(cl_mem), &src), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(tail_, 1, sizeof(cl_mem), &dst), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(tail_, 2, sizeof n, &n), CL_SUCCESS);
-      ASSERT_EQ(hkSetKernelArg(tail_, 3, sizeof add, &add), CL_SUCCESS);
-      ASSERT_EQ(hkEnqueueNDRangeKernel(q_, tail_, 1, nullptr, &kItems, &kLocal, 1, &written,
-                                       &launched),
-                CL_SUCCESS);
+      ASSERT_NO_FATAL_FAILURE(Launch(tail_, {{sizeof(cl_mem), &src}, {sizeof(cl_mem), &dst},
+                                             {sizeof n, &n}, {sizeof add, &add}},
+                                     Always({written}), &launched));
     }
     std::vector<int> out(kItems);
     WaitList after = Deps({launched});
@@ -976,15 +969,10 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
     Watchdog watchdog(gate, std::chrono::milliseconds(3000));
     ASSERT_EQ(hkEnqueueWriteBuffer(other, src, CL_FALSE, 0, big, h.data(), 1, &gate, &written),
               CL_SUCCESS);
-    ASSERT_EQ(hkSetKernelArg(tail_, 0, sizeof(cl_mem), &src), CL_SUCCESS);
-    ASSERT_EQ(hkSetKernelArg(tail_, 1, sizeof(cl_mem), &dst), CL_SUCCESS);
-    ASSERT_EQ(hkSetKernelArg(tail_, 2, sizeof n, &n), CL_SUCCESS);
-    ASSERT_EQ(hkSetKernelArg(tail_, 3, sizeof add, &add), CL_SUCCESS);
-    ASSERT_EQ(hkEnqueueNDRangeKernel(q_, tail_, 1, nullptr, &kItems, &kLocal, 1, &written,
-                                     &launched),
-              CL_SUCCESS);
-    watchdog.Returned();
-    EXPECT_FALSE(watchdog.Fired())
+    ASSERT_NO_FATAL_FAILURE(Launch(tail_, {{sizeof(cl_mem), &src}, {sizeof(cl_mem), &dst},
+                                           {sizeof n, &n}, {sizeof add, &add}},
+                                   Always({written}), &launched));
+    EXPECT_TRUE(watchdog.ReturnedInTime())
         << "a launch blocked on another queue's command gated by an incomplete user event "
            "(an application that completes the event after enqueueing would deadlock)";
   }
@@ -1024,8 +1012,7 @@ TEST_P(Ordering, LaunchBehindCommandWaitingOnAnotherQueuesGatedCommandDoesNotBlo
               CL_SUCCESS);
     Launch(scale_, {{sizeof(cl_mem), &mid}, {sizeof(cl_mem), &dst}, {sizeof m, &m}},
            Deps({copied}), &launched);
-    watchdog.Returned();
-    EXPECT_FALSE(watchdog.Fired())
+    EXPECT_TRUE(watchdog.ReturnedInTime())
         << "a launch blocked on a command waiting for another queue's command gated by an "
            "incomplete user event (an application that completes the event after "
            "enqueueing would deadlock)";
@@ -1150,15 +1137,8 @@ TEST_P(Ordering, DirectLaunchEventOnProfilingQueueHasTimestamps) {
   ASSERT_EQ(hkEnqueueNDRangeKernel(pq, fill_, 1, nullptr, &kItems, &kLocal, 0, nullptr, &ev),
             CL_SUCCESS);
   EXPECT_EQ(Direct(Counts(fill_)), 1u) << Describe(Counts(fill_));
-  cl_ulong t[4] = {};
-  const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-                                     CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(hkGetEventProfilingInfo(ev, what[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS)
-        << "profiling info " << i;
-  EXPECT_LE(t[0], t[1]);
-  EXPECT_LE(t[1], t[2]);
-  EXPECT_LE(t[2], t[3]);
+  cl_ulong t[kProfilingTimestamps];
+  ReadOrderedTimestamps(ev, t);
   hkReleaseEvent(ev);
   hkReleaseMemObject(out);
   hkReleaseCommandQueue(pq);

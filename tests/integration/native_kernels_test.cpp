@@ -9,12 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "support/file_text.hpp"
 #include "support/variant_groups.hpp"
 
 #ifndef HK_KERNELS_DIR
@@ -26,16 +26,11 @@
 
 namespace {
 
-std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 std::string nativeSource() {
-  return readText(std::string(HK_KERNELS_DIR) + "/native/native_variants.cl");
+  return FileText(std::string(HK_KERNELS_DIR) + "/native/native_variants.cl");
 }
 std::vector<std::uint8_t> nativeSpirv() {
-  std::string s = readText(std::string(HK_SPIRV_NATIVE_DIR) + "/native_variants.spv");
-  return std::vector<std::uint8_t>(s.begin(), s.end());
+  return FileBytes(std::string(HK_SPIRV_NATIVE_DIR) + "/native_variants.spv");
 }
 
 struct Shape {

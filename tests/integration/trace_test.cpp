@@ -16,7 +16,7 @@
 #include <set>
 #include <string>
 
-#include "support/pocl_env.hpp"
+#include "support/child_kernel.hpp"
 
 namespace {
 
@@ -39,35 +39,25 @@ constexpr size_t kLocal = 64, kSmall = 256, kLarge = 64 * 1024, kOdd = 1000;
 // large (team) and once with a local size that does not divide the grid (queue). Exit
 // status 0 when every other call succeeded.
 int MakeLaunches() {
-  PoclQueues cl(QueueBy::kHostkernel);
-  if (!cl.error.empty()) return 10;
-  cl_int err = CL_SUCCESS;
-  cl_program program = hkCreateProgramWithSource(cl.context, 1, &kSource, nullptr, &err);
-  if (err != CL_SUCCESS || hkBuildProgram(program, 1, &cl.device, "", nullptr, nullptr))
-    return 11;
-  cl_kernel k = hkCreateKernel(program, "add_lid", &err);
-  cl_mem x = hkCreateBuffer(cl.context, CL_MEM_READ_WRITE, kLarge * sizeof(int), nullptr, &err);
+  ChildKernel run;
+  if (int failed = run.open(kSource, "add_lid", kLarge)) return failed;
+  const cl_kernel k = run.kernel;
+  const cl_command_queue q = run.cl.hk_queue;
   const int one = 1, many = kLongReps;
-  if (err != CL_SUCCESS || hkSetKernelArg(k, 0, sizeof x, &x) != CL_SUCCESS ||
-      hkSetKernelArg(k, 1, sizeof one, &one) != CL_SUCCESS)
-    return 12;
+  if (hkSetKernelArg(k, 1, sizeof one, &one) != CL_SUCCESS) return 12;
   for (int i = 0; i < kInline; ++i)
-    if (hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kSmall, &kLocal, 0, nullptr, nullptr))
+    if (hkEnqueueNDRangeKernel(q, k, 1, nullptr, &kSmall, &kLocal, 0, nullptr, nullptr))
       return 13;
   for (int i = 0; i < kTeam; ++i) {
     if (i == kTeam - kLongTeam && hkSetKernelArg(k, 1, sizeof many, &many) != CL_SUCCESS)
       return 12;
-    if (hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kLarge, &kLocal, 0, nullptr, nullptr))
+    if (hkEnqueueNDRangeKernel(q, k, 1, nullptr, &kLarge, &kLocal, 0, nullptr, nullptr))
       return 14;
   }
   // PoCL takes it or refuses it (OpenCL 1.2 programs have uniform groups): either way it
   // went to the queue.
-  hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &kOdd, &kLocal, 0, nullptr, nullptr);
-  if (hkFinish(cl.hk_queue) != CL_SUCCESS) return 16;
-  hkReleaseKernel(k);
-  hkReleaseMemObject(x);
-  hkReleaseProgram(program);
-  cl.release();
+  hkEnqueueNDRangeKernel(q, k, 1, nullptr, &kOdd, &kLocal, 0, nullptr, nullptr);
+  if (hkFinish(q) != CL_SUCCESS) return 16;
   return 0;
 }
 

@@ -13,10 +13,10 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <string>
 
-#include "support/pocl_env.hpp"
+#include "support/child_kernel.hpp"
+#include "support/file_text.hpp"
 
 namespace {
 
@@ -24,34 +24,19 @@ const char *kSource = "kernel void one(global int *x) { x[get_global_id(0)] = 1;
 
 // The child: one direct launch (its work-group library is loaded and mapped), then exit.
 int Launch() {
-  PoclQueues cl(QueueBy::kHostkernel);
-  if (!cl.error.empty()) return 10;
-  cl_int err = CL_SUCCESS;
-  cl_program program = hkCreateProgramWithSource(cl.context, 1, &kSource, nullptr, &err);
-  if (err != CL_SUCCESS || hkBuildProgram(program, 1, &cl.device, "", nullptr, nullptr))
-    return 11;
-  cl_kernel k = hkCreateKernel(program, "one", &err);
-  cl_mem x = hkCreateBuffer(cl.context, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &err);
-  if (err != CL_SUCCESS || hkSetKernelArg(k, 0, sizeof x, &x) != CL_SUCCESS) return 12;
+  ChildKernel run;
+  if (int failed = run.open(kSource, "one", 64)) return failed;
   const size_t global = 64, local = 16;
-  if (hkEnqueueNDRangeKernel(cl.hk_queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr) ||
-      hkFinish(cl.hk_queue))
+  if (hkEnqueueNDRangeKernel(run.cl.hk_queue, run.kernel, 1, nullptr, &global, &local, 0,
+                             nullptr, nullptr) ||
+      hkFinish(run.cl.hk_queue))
     return 13;
-  hkReleaseKernel(k);
-  hkReleaseMemObject(x);
-  hkReleaseProgram(program);
-  cl.release();
   return 0;
 }
 
 int asAttacker(const std::string &command) {
   return std::system(
       ("setpriv --reuid=65534 --regid=65534 --clear-groups sh -c '" + command + "'").c_str());
-}
-
-std::string contents(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 class UserFiles : public ::testing::Test {
@@ -102,13 +87,13 @@ class UserFiles : public ::testing::Test {
 TEST_F(UserFiles, TraceReplacesASymbolicLinkInsteadOfWritingThroughIt) {
   ASSERT_EQ(asAttacker("ln -s " + victim_ + " " + trace_), 0);
   ASSERT_EQ(RunChild([](pid_t) {}), 0);
-  EXPECT_EQ(contents(victim_), "precious");
+  EXPECT_EQ(FileText(victim_), "precious");
   struct stat st;
   ASSERT_EQ(::lstat(trace_.c_str(), &st), 0);
   EXPECT_TRUE(S_ISREG(st.st_mode));
   EXPECT_EQ(st.st_uid, 0u);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
-  EXPECT_NE(contents(trace_).find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(FileText(trace_).find("\"traceEvents\""), std::string::npos);
 }
 
 TEST_F(UserFiles, PerfMapIsPrivate) {
@@ -122,7 +107,7 @@ TEST_F(UserFiles, PerfMapIsPrivate) {
   ASSERT_EQ(::lstat(map.c_str(), &st), 0);
   EXPECT_TRUE(S_ISREG(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0600u);
-  EXPECT_NE(contents(map).find("_pocl_kernel_one_workgroup"), std::string::npos);
+  EXPECT_NE(FileText(map).find("_pocl_kernel_one_workgroup"), std::string::npos);
   ::unlink(map.c_str());
 }
 
@@ -134,7 +119,7 @@ TEST_F(UserFiles, PerfMapDoesNotFollowALinkPlantedForThePid) {
               asAttacker("ln -s " + victim_ + " " + map);
             }),
             0);
-  EXPECT_EQ(contents(victim_), "precious");
+  EXPECT_EQ(FileText(victim_), "precious");
   ::unlink(map.c_str());
 }
 

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -30,13 +30,26 @@ kernel void add_one(global int *out) { out[get_global_id(0)] += 1; }
 kernel void write_id(global int *out) { out[get_global_id(0)] = (int)get_global_id(0); }
 )CLC";
 
+void ExpectEveryRegionIncrementedExactly(const int *host, int launches, const char *what) {
+  for (int t = 0; t < 4; ++t) {
+    size_t wrong = 0;
+    int example = 0;
+    for (size_t i = 0; i < 1024; ++i)
+      if (host[t * 1024 + i] != launches) {
+        if (!wrong) example = host[t * 1024 + i];
+        ++wrong;
+      }
+    EXPECT_EQ(wrong, 0u) << what << ": region of thread " << t << ": " << wrong
+                         << " elements were not incremented exactly " << launches
+                         << " times (e.g. " << example << ")";
+  }
+}
+
 class SharedKernel : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device_, &ctx_));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
     program_ = hkCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     ASSERT_EQ(hkBuildProgram(program_, 1, &device_, "", nullptr, nullptr), CL_SUCCESS);
@@ -47,10 +60,31 @@ class SharedKernel : public ::testing::Test {
     ASSERT_EQ(err, CL_SUCCESS);
   }
   void TearDown() override {
+    if (kernel_) hkReleaseKernel(kernel_);
     if (buf_) hkReleaseMemObject(buf_);
     if (program_) hkReleaseProgram(program_);
     if (ctx_) clReleaseContext(ctx_);
     std::free(host_);
+  }
+
+  // kernel_: the program's kernel `name`, writing to buf_.
+  void MakeKernel(const char *name) {
+    cl_int err = CL_SUCCESS;
+    kernel_ = hkCreateKernel(program_, name, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(kernel_, 0, sizeof(cl_mem), &buf_), CL_SUCCESS);
+  }
+
+  // add_one launched kLaunches times from each thread on the thread's own region (global
+  // offset t * kRegion), on a queue per thread or on one shared queue: every element must
+  // be incremented exactly kLaunches times.
+  void LaunchOnOwnRegions(bool own_queues) {
+    ASSERT_NO_FATAL_FAILURE(MakeKernel("add_one"));
+    ASSERT_EQ(RunThreads(kernel_, kLaunches, own_queues,
+                         [](int t) { return size_t(t) * kRegion; }),
+              CL_SUCCESS);
+    ExpectEveryRegionIncrementedExactly(host_, kLaunches,
+                                        own_queues ? "own queues" : "shared queue");
   }
 
   // Runs `launches` launches of `kernel` on each of kThreads threads; thread t uses global
@@ -88,40 +122,20 @@ class SharedKernel : public ::testing::Test {
   }
 
   static constexpr int kThreads = 4;
+  static constexpr int kLaunches = 3000;
   static constexpr size_t kRegion = 1024;
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;
   cl_program program_ = nullptr;
+  cl_kernel kernel_ = nullptr;
   cl_mem buf_ = nullptr;
   int *host_ = nullptr;
 };
 
-void ExpectEveryRegionIncrementedExactly(const int *host, int launches, const char *what) {
-  for (int t = 0; t < 4; ++t) {
-    size_t wrong = 0;
-    int example = 0;
-    for (size_t i = 0; i < 1024; ++i)
-      if (host[t * 1024 + i] != launches) {
-        if (!wrong) example = host[t * 1024 + i];
-        ++wrong;
-      }
-    EXPECT_EQ(wrong, 0u) << what << ": region of thread " << t << ": " << wrong
-                         << " elements were not incremented exactly " << launches
-                         << " times (e.g. " << example << ")";
-  }
-}
-
 TEST_F(SharedKernel, ConcurrentLaunchesWithDifferentOffsetsEachRunTheirOwnGeometry) {
-  cl_int err = CL_SUCCESS;
-  cl_kernel k = hkCreateKernel(program_, "add_one", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &buf_), CL_SUCCESS);
-  constexpr int kLaunches = 3000;
-  ASSERT_EQ(RunThreads(k, kLaunches, true, [](int t) { return size_t(t) * kRegion; }),
-            CL_SUCCESS);
-  ExpectEveryRegionIncrementedExactly(host_, kLaunches, "own queues");
+  ASSERT_NO_FATAL_FAILURE(LaunchOnOwnRegions(/*own_queues=*/true));
   hk_launch_counts c{};
-  ASSERT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
+  ASSERT_EQ(hkGetKernelLaunchCounts(kernel_, &c), CL_SUCCESS);
   // Not asserted: the counters are written without atomic increments (LaunchCounts in
   // launch/launchable_kernel.hpp assumes one launching thread per kernel), so concurrent
   // launches of one kernel may lose counts.
@@ -129,32 +143,19 @@ TEST_F(SharedKernel, ConcurrentLaunchesWithDifferentOffsetsEachRunTheirOwnGeomet
               (unsigned long long)c.by_path[HK_PATH_INLINE],
               (unsigned long long)c.by_path[HK_PATH_TEAM],
               (unsigned long long)c.by_path[HK_PATH_QUEUE], kThreads * kLaunches);
-  hkReleaseKernel(k);
 }
 
 TEST_F(SharedKernel, ConcurrentLaunchesOnOneQueueEachRunTheirOwnGeometry) {
-  cl_int err = CL_SUCCESS;
-  cl_kernel k = hkCreateKernel(program_, "add_one", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &buf_), CL_SUCCESS);
-  constexpr int kLaunches = 3000;
-  ASSERT_EQ(RunThreads(k, kLaunches, false, [](int t) { return size_t(t) * kRegion; }),
-            CL_SUCCESS);
-  ExpectEveryRegionIncrementedExactly(host_, kLaunches, "shared queue");
-  hkReleaseKernel(k);
+  LaunchOnOwnRegions(/*own_queues=*/false);
 }
 
 // The same geometry from every thread: the fast path from four threads at once; the
 // kernel's writes are idempotent, so any result but the ids is a wrong launch.
 TEST_F(SharedKernel, ConcurrentIdenticalLaunchesAreCorrect) {
-  cl_int err = CL_SUCCESS;
-  cl_kernel k = hkCreateKernel(program_, "write_id", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(k, 0, sizeof(cl_mem), &buf_), CL_SUCCESS);
-  ASSERT_EQ(RunThreads(k, 3000, true, [](int) { return size_t(0); }), CL_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(MakeKernel("write_id"));
+  ASSERT_EQ(RunThreads(kernel_, kLaunches, true, [](int) { return size_t(0); }), CL_SUCCESS);
   for (size_t i = 0; i < kRegion; ++i) ASSERT_EQ(host_[i], int(i)) << "element " << i;
   for (size_t i = kRegion; i < kThreads * kRegion; ++i) ASSERT_EQ(host_[i], 0) << "element " << i;
-  hkReleaseKernel(k);
 }
 
 }  // namespace

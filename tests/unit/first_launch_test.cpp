@@ -25,7 +25,7 @@
 #include "base/config.hpp"
 #include "base/next.hpp"
 #include "support/launch_counts.hpp"
-#include "support/pocl_device.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -65,10 +65,8 @@ class FirstLaunch : public ::testing::Test {
  protected:
   void SetUp() override {
     wrapDispatchOnce();
-    ASSERT_TRUE(FindPoclDevice(nullptr, &device_));
+    ASSERT_NO_FATAL_FAILURE(OpenPoclContext(&device_, &ctx_));
     cl_int err = CL_SUCCESS;
-    ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
     queue_ = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     std::vector<cl_uint> init(kItems);
@@ -117,11 +115,6 @@ class FirstLaunch : public ::testing::Test {
               CL_SUCCESS);
     return out;
   }
-  static hk_launch_counts counts(cl_kernel k) {
-    hk_launch_counts c{};
-    EXPECT_EQ(hkGetKernelLaunchCounts(k, &c), CL_SUCCESS);
-    return c;
-  }
 
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;
@@ -137,7 +130,7 @@ TEST_F(FirstLaunch, KernelLaunchedOnceNeverQueriesTheBinary) {
   ASSERT_EQ(launch(k), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
   EXPECT_EQ(g_binary_queries.load(), before) << "the first launch compiled the program";
-  const hk_launch_counts c = counts(k);
+  const hk_launch_counts c = Counts(k);
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 1u) << Describe(c);
   EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(c);
   const std::vector<cl_uint> x = read();
@@ -151,7 +144,7 @@ TEST_F(FirstLaunch, KernelLaunchedManyTimesRunsDirectly) {
   constexpr int kLaunches = 10;
   for (int i = 0; i < kLaunches; ++i) ASSERT_EQ(launch(k), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  const hk_launch_counts c = counts(k);
+  const hk_launch_counts c = Counts(k);
   EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(c);
   EXPECT_EQ(Direct(c), cl_ulong(kLaunches - 1)) << Describe(c);
   EXPECT_EQ(g_binary_queries.load(), before) << "the kernel's own function only";
@@ -162,7 +155,7 @@ TEST_F(FirstLaunch, KernelLaunchedManyTimesRunsDirectly) {
   ASSERT_EQ(launch(other), CL_SUCCESS);
   ASSERT_EQ(launch(other), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  const hk_launch_counts o = counts(other);
+  const hk_launch_counts o = Counts(other);
   EXPECT_LE(o.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(o);
   EXPECT_EQ(Direct(o) + o.by_reason[HK_REASON_FIRST_LAUNCH], 2u) << Describe(o);
   EXPECT_EQ(g_binary_queries.load(), before);
@@ -170,7 +163,7 @@ TEST_F(FirstLaunch, KernelLaunchedManyTimesRunsDirectly) {
   ASSERT_EQ(launch(k, 32), CL_SUCCESS);
   ASSERT_EQ(launch(k, 16), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  EXPECT_EQ(Direct(counts(k)), cl_ulong(kLaunches + 1)) << Describe(counts(k));
+  EXPECT_EQ(Direct(Counts(k)), cl_ulong(kLaunches + 1)) << Describe(Counts(k));
   EXPECT_EQ(g_binary_queries.load(), before + 1) << "the program is queried once";
   std::vector<cl_uint> x(kItems);
   for (size_t i = 0; i < kItems; ++i) x[i] = static_cast<cl_uint>(i);
@@ -196,7 +189,7 @@ TEST_F(FirstLaunch, DependentLaunchesKeepTheirOrderAcrossTheSwitch) {
   }
   EXPECT_EQ(read(), expect);
   for (cl_kernel k : {f, g}) {
-    const hk_launch_counts c = counts(k);
+    const hk_launch_counts c = Counts(k);
     EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(c);
     EXPECT_EQ(Direct(c), 5u) << Describe(c);
   }
@@ -215,7 +208,7 @@ TEST_F(FirstLaunch, ProgramReleasedWhileItsPreparationIsPending) {
   std::vector<cl_uint> expect(kItems);
   for (size_t i = 0; i < kItems; ++i) expect[i] = 3u * (3u * (3u * i + 1u) + 1u) + 1u;
   EXPECT_EQ(read(), expect);
-  EXPECT_EQ(Direct(counts(k)), 2u) << Describe(counts(k));
+  EXPECT_EQ(Direct(Counts(k)), 2u) << Describe(Counts(k));
   // Released, kernel and program, while the queue launch of a new one may still run.
   cl_program q = build(kDouble);
   programs_.pop_back();
@@ -270,7 +263,7 @@ TEST_F(FirstLaunch, ConcurrentFirstLaunchesOfOneProgram) {
                                   nullptr, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(out, std::vector<cl_uint>(kItems, expect));
-    const hk_launch_counts c = counts(l.kernel);
+    const hk_launch_counts c = Counts(l.kernel);
     EXPECT_LE(c.by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(c);
     EXPECT_GE(Direct(c), cl_ulong(kLaunches - 1)) << Describe(c);
     hkReleaseKernel(l.kernel);
@@ -302,12 +295,12 @@ TEST_F(WarmCache, ProgramRunsDirectlyFromItsFirstLaunch) {
   ASSERT_EQ(launch(cold), CL_SUCCESS);  // PoCL's function for its geometry
   ASSERT_EQ(launch(cold, 32), CL_SUCCESS);  // the binary query, which fills the cache
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  EXPECT_EQ(counts(cold).by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(counts(cold));
+  EXPECT_EQ(Counts(cold).by_reason[HK_REASON_FIRST_LAUNCH], 1u) << Describe(Counts(cold));
   const int before = g_binary_queries.load();
   cl_kernel warm = fresh();
   ASSERT_EQ(launch(warm), CL_SUCCESS);
   ASSERT_EQ(hkFinish(queue_), CL_SUCCESS);
-  EXPECT_EQ(Direct(counts(warm)), 1u) << Describe(counts(warm));
+  EXPECT_EQ(Direct(Counts(warm)), 1u) << Describe(Counts(warm));
   EXPECT_EQ(g_binary_queries.load(), before);
 }
 
