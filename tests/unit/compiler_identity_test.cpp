@@ -15,12 +15,12 @@
 #include <string>
 
 #include "program/program_cache.hpp"
-#include "support/opencl_context.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
 TEST(CompilerIdentity, KeyNamesPoclsLibrariesAndKernelLibrary) {
-  OpenClContext cl;
+  ScopedPoclContext cl;
   ASSERT_NE(cl.context, nullptr) << cl.error;
   cl_program program = cl.buildProgram("kernel void k(global int *o) { o[0] = 1; }");
   ASSERT_NE(program, nullptr) << cl.error;

@@ -10,7 +10,7 @@
 // OpenCL, so forking is safe.
 
 #include "launch/local_size.hpp"
-#include "support/opencl_context.hpp"
+#include "support/pocl_context.hpp"
 
 #include <CL/cl.h>
 #include <gtest/gtest.h>
@@ -159,7 +159,7 @@ int runPoclSweep(FILE *out) {
     }                                                                        \
   } while (0)
 
-  OpenClContext cl;
+  ScopedPoclContext cl;
   cl_program prog = cl.buildProgram(kSource);
   if (!prog) {
     std::fprintf(out, "%s\n", cl.error.c_str());

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "program/program_image.hpp"
-#include "support/opencl_context.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -96,7 +96,7 @@ void checkProgram(cl_context ctx, cl_device_id device, const std::string &src,
 }
 
 TEST(PerKernelImage, MetadataIsTheBinarysOrNotUsed) {
-  OpenClContext cl;
+  ScopedPoclContext cl;
   ASSERT_NE(cl.context, nullptr) << cl.error;
   Totals totals;
   for (const fs::directory_entry &e : fs::directory_iterator(HK_KERNELS_DIR)) {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "program/program_image.hpp"
-#include "support/opencl_context.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -30,7 +30,7 @@ kernel void c(global float *o, float f) { o[get_global_id(0)] = f * 2.0f; }
 )CLC";
 
 TEST(ProgramImageRace, ConcurrentFirstBinaryQueriesOfOneProgramAllSucceed) {
-  OpenClContext cl;
+  ScopedPoclContext cl;
   ASSERT_NE(cl.context, nullptr) << cl.error;
   constexpr int kRounds = 16, kThreads = 4;
   int failures = 0;

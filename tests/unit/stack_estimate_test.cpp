@@ -26,7 +26,7 @@
 
 #include "pocl/abi.hpp"
 #include "program/program_image.hpp"
-#include "support/opencl_context.hpp"
+#include "support/pocl_context.hpp"
 
 namespace {
 
@@ -106,7 +106,7 @@ std::string readKernelFile(const std::string &file) {
 
 // PoCL's device and context, and the image of every program built so far, by file.
 struct Cl {
-  OpenClContext opencl;
+  ScopedPoclContext opencl;
   // Declared after `opencl`: the images go before the context they were made in.
   std::map<std::string, std::shared_ptr<ProgramImage>> images;
 
