@@ -203,7 +203,13 @@ cl_int launchAdmitted(KernelEntry &k, Queue &q, const LaunchCall &c, CommandTime
 // The slow path (launch_command.hpp): finds the kernel's and the queue's records, and
 // gives PoCL every launch it must run (unknown objects, queues that run nothing
 // directly, invalid requests, wait lists that hold user events) before launchAdmitted.
-[[gnu::noinline]] cl_int launchSlow(const LaunchCall &c) {
+// Takes the entry point's parameters as they are: making the LaunchCall in the caller
+// would cost the fast path instructions.
+[[gnu::noinline]] cl_int launchSlow(cl_command_queue queue, cl_kernel kernel, cl_uint dim,
+                                    const size_t *offset, const size_t *global,
+                                    const size_t *local, cl_uint nwait, const cl_event *waits,
+                                    cl_event *event) {
+  const LaunchCall c{queue, kernel, dim, offset, global, local, nwait, waits, event};
   if (!waitListValid(c.nwait, c.waits)) return CL_INVALID_EVENT_WAIT_LIST;
   // The launch comes after a background launch of its queue or one it waits for.
   if (Queue *known = findKnown(c.queue)) settleQueue(*known);
@@ -265,7 +271,7 @@ cl_int enqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint di
                            pocl::executionFailed(plan.pc));
     }
   }
-  return launchSlow({queue, kernel, dim, offset, global, local, nwait, waits, event});
+  return launchSlow(queue, kernel, dim, offset, global, local, nwait, waits, event);
 }
 
 }  // namespace hk::queue
