@@ -63,24 +63,27 @@ struct FakeWorld {
 };
 FakeWorld g_world;
 
-template <typename T>
-cl_int answer(const T &v, size_t size, void *value, size_t *ret) {
-  if (value) {
-    if (size < sizeof(T)) return CL_INVALID_VALUE;
-    std::memcpy(value, &v, sizeof(T));
-  }
-  if (ret) *ret = sizeof(T);
-  return CL_SUCCESS;
-}
-
-cl_int answerString(const std::string &s, size_t size, void *value, size_t *ret) {
-  const size_t n = s.size() + (g_world.unterminated_strings ? 0 : 1);
+// The fake's clGetXxxInfo answers, as OpenCL specifies them: the `n` bytes at `bytes`
+// into `value` when it is given (CL_INVALID_VALUE when `size` cannot hold them), and their
+// count into *ret.
+cl_int answerBytes(const void *bytes, size_t n, size_t size, void *value, size_t *ret) {
   if (value) {
     if (size < n) return CL_INVALID_VALUE;
-    std::memcpy(value, s.c_str(), n);
+    std::memcpy(value, bytes, n);
   }
   if (ret) *ret = n;
   return CL_SUCCESS;
+}
+
+template <typename T>
+cl_int answer(const T &v, size_t size, void *value, size_t *ret) {
+  return answerBytes(&v, sizeof(T), size, value, ret);
+}
+
+// A string with its terminating zero, unless the world leaves it out.
+cl_int answerString(const std::string &s, size_t size, void *value, size_t *ret) {
+  const size_t n = s.size() + (g_world.unterminated_strings ? 0 : 1);
+  return answerBytes(s.c_str(), n, size, value, ret);
 }
 
 cl_int CL_API_CALL fakeGetPlatformInfo(cl_platform_id, cl_platform_info what, size_t size,
