@@ -48,11 +48,11 @@ std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1
 
 }  // namespace
 
-// For the main thread glibc's pthread_getattr_np reads all of /proc/self/maps: 0.3 ms in
-// a process that has loaded LLVM, a quarter of a warm first launch. The kernel's own rule
-// is cheaper: the stack ends just above the executable's file name, the first string exec
-// copies to it (AT_EXECFN), and may grow down to RLIMIT_STACK below that end; the kernel
-// keeps other mappings out of that range.
+// For the main thread glibc's pthread_getattr_np reads all of /proc/self/maps, which in a
+// process that has loaded LLVM is long enough to weigh on a warm first launch. The
+// kernel's own rule is cheaper: the stack ends just above the executable's file name, the
+// first string exec copies to it (AT_EXECFN), and may grow down to RLIMIT_STACK below that
+// end; the kernel keeps other mappings out of that range.
 bool mainThreadStackEnd(std::uintptr_t here, std::uintptr_t &end) {
   const auto *name = reinterpret_cast<const char *>(getauxval(AT_EXECFN));
   struct rlimit rl;

@@ -7,8 +7,8 @@
 // *specialized* for it: the local size is a constant, and with -goffs0 the global offset
 // is zero, with -smallgrid every grid dimension is narrower than 65535 work-items. For
 // bandwidth-bound kernels it runs much faster than the generic (dynamic local size)
-// function in the program's binary (stream triad from DRAM: 18.7 ms vs 25.5 ms, one
-// thread). hostkernel loads it for hot kernels (docs/specialized.md):
+// function in the program's binary: its work-item loops run a constant number of times,
+// which the compiler optimises for. hostkernel loads it for hot kernels (docs/specialized.md):
 //
 //   SpecializedGeometry g = specializedGeometryOf(plan.pc);
 //   std::string so = specializedLibraryPath(poclCacheTopDir(), binary.build_hash, "axpy", g);

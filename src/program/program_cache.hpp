@@ -1,9 +1,10 @@
 // Persistent cache of PoCL's program binaries (docs/cache.md). Taking a program's binary
-// makes PoCL compile the generic work-group function of every kernel (42-52 ms with a cold
-// PoCL kernel cache); an entry written by an earlier process holds those bytes, so a warm
-// first launch reads one file instead. The key is built from what PoCL was given (source
-// or binary, build options), the device and the PoCL version — all cheap to ask for — and
-// is stored in full in the entry and compared byte for byte when it is read.
+// makes PoCL compile the generic work-group function of every kernel (a compile per kernel
+// when PoCL's kernel cache is cold); an entry written by an earlier process holds those
+// bytes, so a warm first launch reads one file instead. The key is built from what PoCL
+// was given (source or binary, build options), the device and the PoCL version — all
+// cheap to ask for — and is stored in full in the entry and compared byte for byte when it
+// is read.
 //
 //   ProgramCache &cache = ProgramCache::process();       // HOSTKERNEL_CACHE_DIR
 //   CacheKey key;
