@@ -50,9 +50,7 @@ class BadInput : public PoclTest {
  protected:
   BadInput() : PoclTest(kSource) {}
 
-  void SetUp() override {
-    PoclTest::SetUp();
-    if (HasFatalFailure()) return;
+  void SetUpTestObjects() override {
     rel_ = Own(NewKernel("rel"));
     cl_int err = CL_SUCCESS;
     std::vector<int> init(kElems, kSentinel);

@@ -53,9 +53,7 @@ class HkErrors : public PoclTest {
  protected:
   HkErrors() : PoclTest(QueueBy::kOpenCL) {}
 
-  void SetUp() override {
-    PoclTest::SetUp();
-    if (HasFatalFailure()) return;
+  void SetUpTestObjects() override {
     cl_int err = CL_SUCCESS;
     program_ = clCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);

@@ -16,9 +16,7 @@ class LaunchInfo : public PoclTest {
  protected:
   LaunchInfo() : PoclTest(kSource) {}
 
-  void SetUp() override {
-    PoclTest::SetUp();
-    if (HasFatalFailure()) return;
+  void SetUpTestObjects() override {
     cl_int err = CL_SUCCESS;
     kernel_ = Own(hkCreateKernel(program_, "one", &err));
     ASSERT_EQ(err, CL_SUCCESS);

@@ -55,9 +55,7 @@ std::string MappingOf(std::uintptr_t addr) {
 class PerfMap : public PoclTest {
  protected:
   PerfMap() : PoclTest(kSource) {}
-  void SetUp() override {
-    PoclTest::SetUp();
-    if (HasFatalFailure()) return;
+  void SetUpTestObjects() override {
     cl_int err = CL_SUCCESS;
     x_ = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE, 1024 * sizeof(float), nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);

@@ -12,11 +12,7 @@
 //   class MyTest : public PoclTest {
 //    protected:
 //     MyTest() : PoclTest(kSource) {}             // program_ built from kSource
-//     void SetUp() override {
-//       PoclTest::SetUp();
-//       if (HasFatalFailure()) return;
-//       kernel_ = Own(hkCreateKernel(program_, "fill", &err));
-//     }
+//     void SetUpTestObjects() override { kernel_ = Own(hkCreateKernel(program_, "fill", &err)); }
 //     void ReleaseTestObjects() override { hkReleaseKernel(kernel_); }
 //   };
 //   TEST_F(MyTest, Runs) { ASSERT_EQ(Launch(queue_, kernel_, 1, ...), CL_SUCCESS); }
@@ -59,7 +55,9 @@ class PoclTest : public ::testing::Test {
       : queue_by_(queue_by), source_(source) {}
   explicit PoclTest(const char *source) : PoclTest(QueueBy::kHostkernel, source) {}
 
-  void SetUp() override {
+  // Makes the fixture's objects, then the derived fixture's (SetUpTestObjects) unless that
+  // failed fatally.
+  void SetUp() final {
     current_ = this;
     ASSERT_TRUE(FindPoclDevice(nullptr, &device_)) << "no PoCL CPU device";
     cl_int err = CL_SUCCESS;
@@ -71,7 +69,11 @@ class PoclTest : public ::testing::Test {
       program_ = BuildProgram(source_);
       ASSERT_NE(program_, nullptr);
     }
+    SetUpTestObjects();
   }
+
+  // The derived fixture's objects, made once device_, ctx_, queue_ and program_ are.
+  virtual void SetUpTestObjects() {}
 
   // Checks the invariants, then releases the test's objects and the fixture's.
   void TearDown() final {
