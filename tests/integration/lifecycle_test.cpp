@@ -612,6 +612,10 @@ class Ordering : public ::testing::TestWithParam<bool> {
   }
   void TearDown() override {
     if (q_) hkFinish(q_);
+    if (other_) {
+      hkFinish(other_);
+      hkReleaseCommandQueue(other_);
+    }
     for (cl_kernel k : {tail_, scale_, stamp_, fill_})
       if (k) hkReleaseKernel(k);
     if (prog_) hkReleaseProgram(prog_);
@@ -624,6 +628,15 @@ class Ordering : public ::testing::TestWithParam<bool> {
     cl_mem m = hkCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
     EXPECT_EQ(err, CL_SUCCESS);
     return m;
+  }
+
+  // A second in-order queue made through hostkernel, for the tests across queues; released
+  // by TearDown once its commands are done.
+  cl_command_queue OtherQueue() {
+    cl_int err = CL_SUCCESS;
+    other_ = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return other_;
   }
 
   // A wait list for the out-of-order queue; an in-order queue gets none (implicit order).
@@ -668,6 +681,7 @@ class Ordering : public ::testing::TestWithParam<bool> {
   cl_device_id device_ = nullptr;
   cl_context ctx_ = nullptr;
   cl_command_queue q_ = nullptr;
+  cl_command_queue other_ = nullptr;  // OtherQueue()
   cl_program prog_ = nullptr;
   cl_kernel tail_ = nullptr, scale_ = nullptr, stamp_ = nullptr, fill_ = nullptr;
 };
@@ -913,8 +927,8 @@ TEST_P(Ordering, LaunchBehindCommandsGatedByUserEventDoesNotBlock) {
 TEST_P(Ordering, LaunchWaitsForEventsOfAnotherQueue) {
   const size_t big = size_t(kBig) * sizeof(int);
   cl_int err = CL_SUCCESS;
-  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue other = OtherQueue();
+  ASSERT_NE(other, nullptr);
   cl_mem src = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int));
   std::vector<int> h(kBig);
   int n = kBig;
@@ -948,7 +962,6 @@ TEST_P(Ordering, LaunchWaitsForEventsOfAnotherQueue) {
     hkReleaseEvent(gate);
   }
   for (cl_mem b : {src, dst}) hkReleaseMemObject(b);
-  hkReleaseCommandQueue(other);
 }
 
 // As LaunchBehindCommandsGatedByUserEventDoesNotBlock, across queues: the wait list holds
@@ -956,8 +969,8 @@ TEST_P(Ordering, LaunchWaitsForEventsOfAnotherQueue) {
 TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
   const size_t big = size_t(kBig) * sizeof(int);
   cl_int err = CL_SUCCESS;
-  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue other = OtherQueue();
+  ASSERT_NE(other, nullptr);
   cl_mem src = NewBuffer(big), dst = NewBuffer(kItems * sizeof(int));
   std::vector<int> h(kBig);
   for (int j = 0; j < kBig; ++j) h[j] = 5 * j - 3;
@@ -982,7 +995,6 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
   hkFinish(other);
   for (cl_event e : {written, launched, gate}) hkReleaseEvent(e);
   for (cl_mem b : {src, dst}) hkReleaseMemObject(b);
-  hkReleaseCommandQueue(other);
 }
 
 // One step further: this queue holds a PoCL command (a copy) that waits for a write on
@@ -992,8 +1004,8 @@ TEST_P(Ordering, LaunchWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
 // the copy.
 TEST_P(Ordering, LaunchBehindCommandWaitingOnAnotherQueuesGatedCommandDoesNotBlock) {
   cl_int err = CL_SUCCESS;
-  cl_command_queue other = hkCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue other = OtherQueue();
+  ASSERT_NE(other, nullptr);
   cl_mem src = NewBuffer(kItems * sizeof(int)), mid = NewBuffer(kItems * sizeof(int)),
          dst = NewBuffer(kItems * sizeof(int));
   std::vector<int> h(kItems);
@@ -1023,7 +1035,6 @@ TEST_P(Ordering, LaunchBehindCommandWaitingOnAnotherQueuesGatedCommandDoesNotBlo
   hkFinish(other);
   for (cl_event e : {written, copied, launched, gate}) hkReleaseEvent(e);
   for (cl_mem b : {src, mid, dst}) hkReleaseMemObject(b);
-  hkReleaseCommandQueue(other);
 }
 
 // A wait-list event of a PoCL command that runs for a long time (here a kernel of a few
