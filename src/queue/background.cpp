@@ -14,6 +14,7 @@
 #include "base/config.hpp"
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
+#include "base/starting_threads.hpp"
 #include "base/next.hpp"
 #include "base/thread_safety.hpp"
 #include "kernel/thread_state.hpp"
@@ -111,6 +112,9 @@ struct Runner {
   std::atomic<std::uint32_t> posted{0};
   std::atomic<std::uint32_t> claimed{0};
   std::atomic<std::uint32_t> done{0};
+  // The last job whose thread has let go of it: its buffers released (runJob). A job
+  // counts done before that, so a fork must also wait for this (beforeFork).
+  std::atomic<std::uint32_t> released{0};
   // Futex words' companions: set while the background thread is parked on `posted`, and
   // the number of callers parked on `done`, so that neither side makes a system call to
   // wake a thread that is not parked.
@@ -205,6 +209,7 @@ void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
   r.done.store(n, std::memory_order_seq_cst);
   if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
   for (std::size_t i = 0; i < count; ++i) next().clReleaseMemObject(buffers[i]);
+  r.released.store(n, std::memory_order_release);
 }
 
 // The scheduler often wakes the background thread on the CPU of the caller that posted
@@ -224,6 +229,7 @@ void *runnerMain(void *) {
   kernel::ThreadState &ts = kernel::threadState();
   ts.background_thread = true;
   team::CpuMover mover;
+  StartingThreads::arrived();
   std::uint32_t seen = r.done.load(std::memory_order_relaxed);
   for (;;) {
     auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };
@@ -257,20 +263,30 @@ void atExit() {
 
 // fork(): the child has no background thread. The parent's launch completes before the
 // fork (so that no job is lost half-run), and no other thread posts until it is over.
+// The thread that ran the job must also have let go of it: after the job counts done it
+// still releases the buffers in PoCL, and a fork meanwhile would hand the child PoCL's
+// locks as that thread held them, to wait on for ever. A background thread just started
+// must have arrived (StartingThreads), for the same reason.
 // post_mutex is taken in one handler and let go in another, which the analysis cannot
 // follow.
 void beforeFork() NO_THREAD_SAFETY_ANALYSIS {
-  runner().post_mutex.lock();
+  Runner &r = runner();
+  r.post_mutex.lock();
   settleAll();
+  const std::uint32_t last = r.posted.load(std::memory_order_acquire);
+  while (r.released.load(std::memory_order_acquire) != last) sched_yield();
+  StartingThreads::await();
 }
 void afterForkParent() NO_THREAD_SAFETY_ANALYSIS { runner().post_mutex.unlock(); }
 void afterForkChild() NO_THREAD_SAFETY_ANALYSIS {
   Runner &r = runner();
+  StartingThreads::forgetInChild();
   new (&r.post_mutex) Mutex;
   r.started = false;
   r.posted.store(0, std::memory_order_relaxed);
   r.claimed.store(0, std::memory_order_relaxed);
   r.done.store(0, std::memory_order_relaxed);
+  r.released.store(0, std::memory_order_relaxed);
   r.parked.store(0, std::memory_order_relaxed);
   r.waiters.store(0, std::memory_order_relaxed);
   g_background_now.busy.store(false, std::memory_order_relaxed);
@@ -293,10 +309,12 @@ bool startRunner(Runner &r) REQUIRES(r.post_mutex) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kStackBytes);
+  StartingThreads::starting();
   const int err = pthread_create(&r.thread, &attr, runnerMain, nullptr);
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &saved, nullptr);
   if (err != 0) {
+    StartingThreads::arrived();
     logf(LogLevel::Warn, "background launches: cannot start a thread (error %d)", err);
     return false;
   }

@@ -15,6 +15,7 @@
 
 #include "base/clock.hpp"
 #include "base/log.hpp"
+#include "base/starting_threads.hpp"
 #include "kernel/thread_state.hpp"
 #include "team/team.hpp"
 #include "team/team_internal.hpp"
@@ -34,10 +35,15 @@ struct Team::LiveTeams {
     while (lock.exchange(true, std::memory_order_acquire)) sched_yield();
   }
   static void release() { lock.store(false, std::memory_order_release); }
-  static void prepare() { acquire(); }
+  // The workers just started must have arrived (StartingThreads).
+  static void prepare() {
+    acquire();
+    StartingThreads::await();
+  }
   static void parent() { release(); }
   // In the child only the forking thread exists: every team's workers are gone.
   static void child() {
+    StartingThreads::forgetInChild();
     for (Team *t = head; t; t = t->reg_next_) t->resetAfterFork();
     lock.store(false, std::memory_order_relaxed);
   }
@@ -159,10 +165,12 @@ int Team::startWorker(unsigned k) {
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, options_.stack_bytes);
   if (set) pthread_attr_setaffinity_np(&attr, set_bytes, set);
+  StartingThreads::starting();
   const int err = pthread_create(&s.thread, &attr, &Team::workerMain, &s);
   pthread_attr_destroy(&attr);
   if (set) CPU_FREE(set);
   if (err == 0) s.running = true;
+  else StartingThreads::arrived();
   return err;
 }
 
@@ -351,6 +359,7 @@ void *Team::workerMain(void *arg) {
   char name[16];
   std::snprintf(name, sizeof name, "hk-team-%u", slot->index);
   pthread_setname_np(pthread_self(), name);
+  StartingThreads::arrived();
   slot->team->workerLoop(slot->index);
   return nullptr;
 }
