@@ -54,7 +54,7 @@ void DeviceKernel::setSpecial(Special to) {
 }
 
 hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
-                                const ImageLoader *find) {
+                                const ImageLoader *find, const std::size_t *local) {
   if (prep_ == Prep::Ready && device_ == device) return HK_REASON_NONE;
   if (prep_ == Prep::Failed && device_ == device) return HK_REASON_PREPARE_FAILED;
   // Waiting: a launch went to PoCL's queue; this one compiles.
@@ -72,7 +72,12 @@ hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
     program_image_ = (*find)(error);
     if (!program_image_ && error.empty()) {
       setPrep(Prep::Waiting);
-      sent_to_queue_ = true;
+      if (local) {
+        const std::uint64_t size[3] = {local[0], local[1], local[2]};
+        noteSentToQueue(size);
+      } else {
+        noteSentToQueue(nullptr);
+      }
       return HK_REASON_FIRST_LAUNCH;
     }
   }
@@ -93,6 +98,19 @@ hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
   return HK_REASON_NONE;
 }
 
+void DeviceKernel::noteSentToQueue(const std::uint64_t *local) {
+  sent_to_queue_ = true;
+  waited_for_function_ = false;
+  for (int d = 0; d < 3; ++d) queued_local_[d] = local ? local[d] : 0;
+}
+
+bool DeviceKernel::queuedFor(const pocl::PoclContext &pc) const {
+  if (queued_local_[0] == 0) return true;  // PoCL chose the queued launch's local size
+  for (int d = 0; d < 3; ++d)
+    if (queued_local_[d] != pc.local_size[d]) return false;
+  return true;
+}
+
 hk_reason DeviceKernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
   replan = false;
   const program::KernelImage *current = image.load(std::memory_order_relaxed);
@@ -101,12 +119,16 @@ hk_reason DeviceKernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
   std::string error;
   if (!current->fn) {
     const program::KernelImage *v = program_image_->variantFor(name, pc, error);
-    if (!v && sent_to_queue_ && !waited_for_function_) {
+    if (!v && sent_to_queue_ && !waited_for_function_ && queuedFor(pc)) {
       // A launch of this kernel is on PoCL's queue, which compiles the function when it
       // runs it; this launch, direct, would wait for that queue anyway (it drains it
       // first). Waiting for the function instead is bounded, in case PoCL compiled
-      // another geometry's.
+      // another geometry's (it chose the queued launch's local size, or the launch has
+      // run and was given another global offset).
       waited_for_function_ = true;
+      logf(LogLevel::Info, "kernel '%s': waits for PoCL's queue to compile its function "
+           "for local size %llu-%llu-%llu", name.c_str(), (unsigned long long)pc.local_size[0],
+           (unsigned long long)pc.local_size[1], (unsigned long long)pc.local_size[2]);
       const auto until = std::chrono::steady_clock::now() + kWaitForFunction;
       for (auto pause = std::chrono::milliseconds(1);
            !v && std::chrono::steady_clock::now() < until; pause = std::min(2 * pause, kPollMax)) {
@@ -124,8 +146,7 @@ hk_reason DeviceKernel::fitImage(const pocl::PoclContext &pc, bool &replan) {
       // PoCL's queue compiles the function for this geometry (and only it), as it would
       // without hostkernel; the next launch finds it.
       variant_asked_ = true;
-      sent_to_queue_ = true;
-      waited_for_function_ = false;
+      noteSentToQueue(pc.local_size);
       return HK_REASON_FIRST_LAUNCH;
     }
   }

@@ -79,14 +79,18 @@ class DeviceKernel {
   // logged once, when the program's binary gives no usable function. `load` may compile
   // (PoCL's binary query). `find`, when given, only finds an image that exists already
   // (null with `error` empty when there is none): a first launch it cannot serve returns
-  // HK_REASON_FIRST_LAUNCH without loading, and the next launch uses `load`.
+  // HK_REASON_FIRST_LAUNCH without loading, and the next launch uses `load`. `local`: the
+  // launch's local size when the application gave one (PoCL's queue then compiles the
+  // function for it), null when PoCL chooses.
   hk_reason prepare(cl_device_id device, const ImageLoader &load,
-                    const ImageLoader *find = nullptr) REQUIRES(mutex);
+                    const ImageLoader *find = nullptr, const std::size_t *local = nullptr)
+      REQUIRES(mutex);
 
   // After the launch's plan (geometry `pc`), before it runs: a kernel of a program whose
   // image was made per kernel (docs/first-launch.md, "One kernel compiled") has no generic
   // function; it takes PoCL's function for `pc` from PoCL's kernel cache (waiting a while
-  // for it when a launch of the kernel is on PoCL's queue), or returns
+  // for it when a launch of the kernel with that local size, or with one PoCL chose, is on
+  // PoCL's queue), or returns
   // HK_REASON_FIRST_LAUNCH once so that PoCL's queue compiles it, and for a geometry its
   // function does not accept it takes the generic one (the program's binary): then
   // `replan` is set, since the generic function may plan differently.
@@ -140,6 +144,11 @@ class DeviceKernel {
 
  private:
   void takeSpecialized(const program::KernelImage *img, const char *how) REQUIRES(mutex);
+  // A launch goes to PoCL's queue to have its function compiled, for `local` (null: a
+  // local size PoCL chooses).
+  void noteSentToQueue(const std::uint64_t *local) REQUIRES(mutex);
+  // Whether the launch on PoCL's queue compiles the function a launch of `pc` needs.
+  bool queuedFor(const pocl::PoclContext &pc) const REQUIRES(mutex);
 
   enum class Prep : std::uint8_t { NotYet, Waiting, Ready, Failed };
   enum class Unchecked : std::uint8_t { NotYet, Ready, Failed };
@@ -159,6 +168,9 @@ class DeviceKernel {
   // fitImage sent a launch to PoCL's queue for its function.
   bool variant_asked_ GUARDED_BY(mutex) = false;
   bool sent_to_queue_ GUARDED_BY(mutex) = false;    // a launch went to PoCL's queue while preparing
+  // That launch's local size, for which PoCL compiles the function; zeros: PoCL chose it.
+  // fitImage waits for no other size's function: PoCL's queue compiles none.
+  std::uint64_t queued_local_[3] GUARDED_BY(mutex) = {0, 0, 0};
   bool waited_for_function_ GUARDED_BY(mutex) = false;  // fitImage waited for PoCL to compile it
   Unchecked unchecked_state_ = Unchecked::NotYet;
   std::shared_ptr<program::ProgramImage> unchecked_program_ GUARDED_BY(mutex);

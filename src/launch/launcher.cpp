@@ -93,7 +93,8 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   // HOSTKERNEL_FIRST_LAUNCH=queue: a program nothing has prepared is not compiled for a
   // launch that may be its kernel's only one.
   const kernel::ImageLoader *find = config().first_launch_on_queue ? &t.found_image : nullptr;
-  if (hk_reason why = k.prepare(t.device, t.image, find); why != HK_REASON_NONE)
+  if (hk_reason why = k.prepare(t.device, t.image, find, r.has_local ? r.local : nullptr);
+      why != HK_REASON_NONE)
     return toQueue(why);
   if (k.args.dirty()) {
     std::string detail;

@@ -70,27 +70,56 @@ TEST(OneKernelCompiled, DirectLaunchesCompileOnlyTheirKernels) {
   EXPECT_EQ(compiledKernels("one_"), (std::set<std::string>{"one_5", "one_17", "one_40"}));
 }
 
-TEST(OneKernelCompiled, AnotherGeometryTakesTheBinary) {
-  hk::Runtime &rt = hk::Runtime::get();
-  hk::Program program = hk::Program::fromSource(rt, source("two_"));
-  constexpr std::size_t n = 1024;
-  hk::Buffer<int> o(rt, n);
-  hk::Kernel k(program, "two_9");
-  for (int v = 1; v <= 3; ++v) {
-    k.launch({n}, {64}, o, v);
+// Kernel `j` of a program of its own ("<prefix>0" ...), launched on 1024 work-items.
+struct KernelOfMany {
+  static constexpr std::size_t n = 1024;
+  KernelOfMany(const std::string &prefix, int j)
+      : program(hk::Program::fromSource(rt, source(prefix))),
+        o(rt, n),
+        k(program, prefix + std::to_string(j)),
+        j(j) {}
+  // Launches with `local` and value v, waits, and checks the output.
+  void launch(std::size_t local, int v) {
+    k.launch({n}, {local}, o, v);
     rt.finish();
-    check(o, n, v, 9);
+    check(o, n, v, j);
   }
+  hk::Runtime &rt = hk::Runtime::get();
+  hk::Program program;
+  hk::Buffer<int> o;
+  hk::Kernel k;
+  int j;
+};
+
+TEST(OneKernelCompiled, AnotherGeometryTakesTheBinary) {
+  KernelOfMany two("two_", 9);
+  for (int v = 1; v <= 3; ++v) two.launch(64, v);
   EXPECT_EQ(compiledKernels("two_").size(), 1u);
   // A local size no function at hand was compiled for: the generic function, from the
   // program's binary, which compiles every kernel.
-  k.launch({n}, {32}, o, 7);
-  rt.finish();
-  check(o, n, 7, 9);
-  const hk_launch_counts c = k.counts();
+  two.launch(32, 7);
+  const hk_launch_counts c = two.k.counts();
   EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 1u);
   EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], 3u);
   EXPECT_EQ(compiledKernels("two_").size(), static_cast<std::size_t>(kKernels));
+}
+
+// A first launch with a local size of its own, after the queued first launch has run:
+// PoCL's queue compiles its function (as PoCL alone would), without a wait for the queued
+// launch's function, which is another size's. The next new size takes the binary. Was a
+// bug: each of the two waited the full bound (2 s) for a function PoCL never compiled.
+// ctest runs this test with HOSTKERNEL_LOG=info, so that a wait is said on stderr.
+TEST(OneKernelCompiled, ANewLocalSizeDoesNotWaitForAnotherSizesFunction) {
+  KernelOfMany three("three_", 3);
+  three.launch(64, 1);  // PoCL's queue: its first launch
+  testing::internal::CaptureStderr();
+  three.launch(16, 2);  // PoCL's queue again: compiles the function for 16
+  three.launch(8, 3);   // the program's binary: the generic function, direct
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(said.find("waits for PoCL's queue"), std::string::npos) << said;
+  const hk_launch_counts c = three.k.counts();
+  EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 2u);
+  EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], 1u);
 }
 
 }  // namespace
