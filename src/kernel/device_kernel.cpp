@@ -72,12 +72,9 @@ hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
     program_image_ = (*find)(error);
     if (!program_image_ && error.empty()) {
       setPrep(Prep::Waiting);
-      if (local) {
-        const std::uint64_t size[3] = {local[0], local[1], local[2]};
-        noteSentToQueue(size);
-      } else {
-        noteSentToQueue(nullptr);
-      }
+      const std::uint64_t size[3] = {local ? local[0] : 0, local ? local[1] : 0,
+                                     local ? local[2] : 0};
+      noteSentToQueue(size);
       return HK_REASON_FIRST_LAUNCH;
     }
   }
@@ -98,10 +95,10 @@ hk_reason DeviceKernel::prepare(cl_device_id device, const ImageLoader &load,
   return HK_REASON_NONE;
 }
 
-void DeviceKernel::noteSentToQueue(const std::uint64_t *local) {
+void DeviceKernel::noteSentToQueue(const std::uint64_t local[3]) {
   sent_to_queue_ = true;
   waited_for_function_ = false;
-  for (int d = 0; d < 3; ++d) queued_local_[d] = local ? local[d] : 0;
+  for (int d = 0; d < 3; ++d) queued_local_[d] = local[d];
 }
 
 bool DeviceKernel::queuedFor(const pocl::PoclContext &pc) const {

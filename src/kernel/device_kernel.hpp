@@ -144,9 +144,9 @@ class DeviceKernel {
 
  private:
   void takeSpecialized(const program::KernelImage *img, const char *how) REQUIRES(mutex);
-  // A launch goes to PoCL's queue to have its function compiled, for `local` (null: a
+  // A launch goes to PoCL's queue to have its function compiled, for `local` (zeros: a
   // local size PoCL chooses).
-  void noteSentToQueue(const std::uint64_t *local) REQUIRES(mutex);
+  void noteSentToQueue(const std::uint64_t local[3]) REQUIRES(mutex);
   // Whether the launch on PoCL's queue compiles the function a launch of `pc` needs.
   bool queuedFor(const pocl::PoclContext &pc) const REQUIRES(mutex);
 

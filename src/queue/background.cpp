@@ -14,8 +14,8 @@
 #include "base/config.hpp"
 #include "base/exit_guard.hpp"
 #include "base/log.hpp"
-#include "base/starting_threads.hpp"
 #include "base/next.hpp"
+#include "base/starting_threads.hpp"
 #include "base/thread_safety.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
@@ -273,8 +273,10 @@ void beforeFork() NO_THREAD_SAFETY_ANALYSIS {
   Runner &r = runner();
   r.post_mutex.lock();
   settleAll();
+  // Not when the job's own event callback forks: its thread lets go after the fork.
   const std::uint32_t last = r.posted.load(std::memory_order_acquire);
-  while (r.released.load(std::memory_order_acquire) != last) sched_yield();
+  if (!pthread_equal(r.running.load(std::memory_order_relaxed), pthread_self()))
+    while (r.released.load(std::memory_order_acquire) != last) sched_yield();
   StartingThreads::await();
 }
 void afterForkParent() NO_THREAD_SAFETY_ANALYSIS { runner().post_mutex.unlock(); }

@@ -268,6 +268,34 @@ TEST_F(Background, AnEventCallbackMayUseTheQueue) {
   EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
 }
 
+// An event callback of the launch that forks: it runs on the thread that ran the launch,
+// which lets go of the launch (its buffers) only after the callback, so the fork must not
+// wait for that. Was a hang.
+TEST_F(Background, AnEventCallbackMayFork) {
+  std::atomic<int> child_exit{-1};
+  cl_event e = nullptr;
+  Launch(16, &e);
+  ASSERT_EQ(clSetEventCallback(
+                e, CL_COMPLETE,
+                [](cl_event, cl_int, void *user) {
+                  auto *exit_code = static_cast<std::atomic<int> *>(user);
+                  const pid_t pid = fork();
+                  if (pid == 0) std::_Exit(0);
+                  int status = 0;
+                  *exit_code = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)
+                                   ? WEXITSTATUS(status)
+                                   : 2;
+                },
+                &child_exit),
+            CL_SUCCESS);
+  ASSERT_EQ(hkWaitForEvents(1, &e), CL_SUCCESS);
+  for (int i = 0; i < 2000 && child_exit == -1; ++i)  // PoCL may call it on its own thread
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(child_exit, 0);
+  EXPECT_TRUE(Filled(memory, 16));
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
+}
+
 TEST_F(Background, SettingAnArgumentOfItsKernelWaitsForIt) {
   Launch(10);
   const int value = 11;
