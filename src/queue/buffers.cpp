@@ -1,5 +1,6 @@
 #include "queue/buffers.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -65,12 +66,31 @@ bool contextSupported(cl_context context) {
   return ok;
 }
 
-// Memory PoCL's own allocation would give: aligned at least as PoCL aligns buffers
-// (MAX_EXTENDED_ALIGNMENT, 128 bytes), a page for large ones.
-char *allocate(std::size_t size) {
-  void *p = nullptr;
+// allocate() gives a buffer's memory, aligned at least as PoCL aligns buffers
+// (MAX_EXTENDED_ALIGNMENT, 128 bytes), a page for large ones, holding `initial`'s `size`
+// bytes or else zeros. free() with release(), never std::free.
+//
+// Zeros, where PoCL's own allocation (posix_memalign) gives whatever the heap held: fresh
+// pages (zeros) or the bytes of a block freed earlier. A kernel that reads a buffer the
+// program never wrote (pyFAI's integrators read their variance buffer without an error
+// model, and discard what they compute from it) reads those bytes, and old bytes read as
+// floats are often denormal: each multiplication with one then takes a microcode assist,
+// and the program ran slower than on PoCL alone, whose heap happened to give fresh pages. calloc() clears only memory that is not fresh from the kernel, so large
+// buffers cost nothing more; a small one costs a memset of what it would have held.
+// The raw block's address is kept in the word before the aligned pointer.
+char *allocate(std::size_t size, const void *initial) {
   const std::size_t align = size >= (std::size_t{64} << 10) ? 4096 : 128;
-  return posix_memalign(&p, align, size) == 0 ? static_cast<char *>(p) : nullptr;
+  if (size > SIZE_MAX - align) return nullptr;
+  void *raw = initial ? std::malloc(size + align) : std::calloc(1, size + align);
+  if (!raw) return nullptr;
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(raw) + sizeof(void *);
+  char *memory = reinterpret_cast<char *>((first + align - 1) & ~(align - 1));
+  reinterpret_cast<void **>(memory)[-1] = raw;
+  if (initial) std::memcpy(memory, initial, size);
+  return memory;
+}
+void release(char *memory) {
+  if (memory) std::free(reinterpret_cast<void **>(memory)[-1]);
 }
 
 // What CL_MEM_FLAGS reports for a buffer whose memory hostkernel gave PoCL: PoCL's own
@@ -111,7 +131,7 @@ void CL_CALLBACK destroyed(cl_mem mem, void *user) {
   auto *b = static_cast<Buffer *>(user);
   forgetDirectMaps(mem);
   if (g_buffers.find(mem) == b) g_buffers.remove(mem, false);
-  if (b->own_memory && b->root == mem) std::free(b->pointer);
+  if (b->own_memory && b->root == mem) release(b->pointer);
   delete b;
 }
 
@@ -151,9 +171,8 @@ cl_mem createBuffer(cl_context context, bool with_properties,
   }
   if (!context || !ownable(flags, size, host_ptr) || !contextSupported(context))
     return create(flags, host_ptr, err);
-  char *memory = allocate(size);
+  char *memory = allocate(size, flags & CL_MEM_COPY_HOST_PTR ? host_ptr : nullptr);
   if (!memory) return create(flags, host_ptr, err);
-  if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(memory, host_ptr, size);
   // PoCL reads no flags as CL_MEM_READ_WRITE (clCreateBuffer.c, 3.1 to 7.1); with
   // USE_HOST_PTR added they would no longer be none.
   const cl_mem_flags access = flags & ~kHostPtrFlags ? flags & ~kHostPtrFlags : CL_MEM_READ_WRITE;
@@ -161,7 +180,7 @@ cl_mem createBuffer(cl_context context, bool with_properties,
   cl_int e = CL_SUCCESS;
   cl_mem m = create(given, memory, &e);
   if (!m) {  // PoCL's error for the request as the application made it
-    std::free(memory);
+    release(memory);
     return create(flags, host_ptr, err);
   }
   if (err) *err = CL_SUCCESS;

@@ -6,8 +6,10 @@
 // storage; PoCL then uses that memory as the buffer's device memory from the start
 // (clCreateBuffer.c: mem_host_ptr = host_ptr). What the application asked for stays what
 // it sees: clGetMemObjectInfo reports its own flags and no host pointer
-// (reportedMemInfo). The memory is freed by a destructor callback, when PoCL destroys the
-// buffer after its last release and its last command.
+// (reportedMemInfo). The memory starts zeroed (or with CL_MEM_COPY_HOST_PTR's bytes),
+// where PoCL's holds whatever its heap held (buffers.cpp, allocate). It is freed by a
+// destructor callback, when PoCL destroys the buffer after its last release and its last
+// command.
 //
 // Buffers the application creates with CL_MEM_USE_HOST_PTR are known too (their memory
 // is the application's), and sub-buffers of known buffers (parent + origin).

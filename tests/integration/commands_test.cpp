@@ -107,6 +107,28 @@ TEST_F(Commands, WriteAndReadRunDirectlyAndPoclSeesTheirBytes) {
   hkReleaseMemObject(m);
 }
 
+// A new buffer's memory is zero, also where the heap gives back a block just freed: a
+// kernel that reads a buffer its program never wrote must not compute with old bytes
+// (allocate, queue/buffers.cpp). Each round writes a pattern and releases the buffer,
+// whose block the next round's buffer of the same size is likely to get.
+TEST_F(Commands, ANewBufferStartsZeroedWhereTheHeapHoldsOldBytes) {
+  for (size_t bytes : {size_t{4096}, size_t{256} << 10}) {
+    const std::vector<unsigned char> zeros(bytes, 0);
+    const auto old = Pattern(bytes, 5);
+    for (int round = 0; round < 4; ++round) {
+      cl_mem m = HkBuffer(bytes);
+      std::vector<unsigned char> out(bytes, 0xff);
+      ASSERT_EQ(hkEnqueueReadBuffer(q_, m, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      EXPECT_EQ(out, zeros) << bytes << " bytes, round " << round;
+      ASSERT_EQ(hkEnqueueWriteBuffer(q_, m, CL_TRUE, 0, bytes, old.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      hkReleaseMemObject(m);
+      ASSERT_EQ(hkFinish(q_), CL_SUCCESS);
+    }
+  }
+}
+
 TEST_F(Commands, FillCopyAndRectFormsGivePoclsBytes) {
   constexpr size_t kBytes = 64 * 48;
   cl_mem a = HkBuffer(kBytes), b = HkBuffer(kBytes);
