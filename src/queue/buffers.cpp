@@ -67,24 +67,38 @@ bool contextSupported(cl_context context) {
 }
 
 // allocate() gives a buffer's memory, aligned at least as PoCL aligns buffers
-// (MAX_EXTENDED_ALIGNMENT, 128 bytes), a page for large ones, holding `initial`'s `size`
-// bytes or else zeros. free() with release(), never std::free.
+// (MAX_EXTENDED_ALIGNMENT, 128 bytes), holding `initial`'s `size` bytes or else zeros.
+// Free it with release(), never std::free.
 //
 // Zeros, where PoCL's own allocation (posix_memalign) gives whatever the heap held: fresh
 // pages (zeros) or the bytes of a block freed earlier. A kernel that reads a buffer the
 // program never wrote (pyFAI's integrators read their variance buffer without an error
 // model, and discard what they compute from it) reads those bytes, and old bytes read as
 // floats are often denormal: each multiplication with one then takes a microcode assist,
-// and the program ran slower than on PoCL alone, whose heap happened to give fresh pages. calloc() clears only memory that is not fresh from the kernel, so large
-// buffers cost nothing more; a small one costs a memset of what it would have held.
-// The raw block's address is kept in the word before the aligned pointer.
+// and the program ran slower than on PoCL alone, whose heap happened to give fresh pages.
+// calloc() clears only memory that is not fresh from the kernel, so large buffers cost
+// nothing more; a small one costs a memset of what it would have held.
+//
+// A large buffer starts half a page in (kLargeSkew). The application's reads and writes
+// are memcpy()s between the buffer and its own memory, and glibc's copies of large blocks
+// (non-temporal stores) run at a third of their speed when the destination's offset in
+// its page lies a little above the source's: each load waits for an earlier store whose
+// address matches in its low 12 bits (4K aliasing). malloc() gives large blocks 16
+// bytes into a page; PoCL's buffers start 128 bytes in, and a write into one is slow; a
+// page-aligned buffer makes reads slow. Half a page from either keeps both directions
+// fast. The raw block's address is kept in the word before the aligned pointer.
+constexpr std::size_t kLargeBytes = std::size_t{64} << 10;
+constexpr std::size_t kLargeSkew = 2048;
 char *allocate(std::size_t size, const void *initial) {
-  const std::size_t align = size >= (std::size_t{64} << 10) ? 4096 : 128;
-  if (size > SIZE_MAX - align) return nullptr;
-  void *raw = initial ? std::malloc(size + align) : std::calloc(1, size + align);
+  const bool large = size >= kLargeBytes;
+  const std::size_t align = large ? 4096 : 128;
+  const std::size_t extra = align + (large ? kLargeSkew : 0);
+  if (size > SIZE_MAX - extra) return nullptr;
+  void *raw = initial ? std::malloc(size + extra) : std::calloc(1, size + extra);
   if (!raw) return nullptr;
   const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(raw) + sizeof(void *);
-  char *memory = reinterpret_cast<char *>((first + align - 1) & ~(align - 1));
+  char *memory = reinterpret_cast<char *>((first + align - 1) & ~(align - 1)) +
+                 (large ? kLargeSkew : 0);
   reinterpret_cast<void **>(memory)[-1] = raw;
   if (initial) std::memcpy(memory, initial, size);
   return memory;
