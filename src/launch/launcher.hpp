@@ -104,10 +104,11 @@ bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limit
 [[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k);
 
 // Whether a launch is large enough for the team: more work-items than
-// HOSTKERNEL_INLINE_MAX_ITEMS, or a kernel whose launches have been slow, and more than one
-// work-group. TeamGain then decides whether it runs there.
+// HOSTKERNEL_INLINE_MAX_ITEMS, or a kernel whose launches have been slow or are not
+// timed yet (its first direct launch), and more than one work-group. TeamGain then
+// decides whether it runs there.
 [[gnu::always_inline]] inline bool teamSized(const Plan &plan, const Sampler &sampler) {
-  return (plan.team_sized || sampler.slow()) && plan.total_groups > 1;
+  return plan.total_groups > 1 && (plan.team_sized || sampler.slowOrUnknown());
 }
 
 // A timed launch that could have run on the team ran `path`: TeamGain::note.

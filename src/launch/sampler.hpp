@@ -76,6 +76,10 @@ class Sampler {
 
   // The kernel's recent launches were slow enough to be worth splitting.
   bool slow() const { return get(serial_ns_) >= kTeamSerialNs; }
+  // slow(), or nothing known yet: a kernel's first direct launch may take as long as
+  // any, and on the calling thread alone a long one takes the team's time twice over.
+  // One compare: 0 (no estimate) wraps to the largest value.
+  bool slowOrUnknown() const { return get(serial_ns_) - 1 >= kTeamSerialNs - 1; }
   std::uint64_t lastNs() const { return get(last_ns_); }
   std::uint64_t serialNs() const { return get(serial_ns_); }
 

@@ -11,7 +11,7 @@
 // the last probe. A probe is due once the preferred
 // way has run kBudget times as long as the probe is expected to cost over it (the team's
 // thread time stands for the first inline probe: its groups never take longer on one
-// thread), and at least kBudget launches; kBudget doubles with each probe that loses, up
+// thread), and at least kBudget launches; the budget doubles with each probe that loses, up
 // to kLongestBudget. A kernel whose team pays thus spends at most 1/kBudget of its time
 // on its first probe, and less and less after. HOSTKERNEL_ALWAYS_TEAM=1: no probes, the
 // team always.
@@ -29,7 +29,7 @@ namespace hk::launch {
 
 class TeamGain {
  public:
-  static constexpr std::uint32_t kBudget = 4;
+  static constexpr std::uint32_t kBudget = 8;
   static constexpr std::uint32_t kLongestBudget = 1024;
 
   // True: this launch runs on the team (the team is preferred and no probe is due, or
