@@ -162,11 +162,19 @@ TEST_F(KernelPerCall, ANewKernelObjectStartsFromItsPredecessorsTiming) {
     ASSERT_EQ(hkFinish(q), CL_SUCCESS);
   };
   cl_kernel first = hkCreateKernel(program, "spin", &err);
-  for (int i = 0; i < 4; ++i) launch(first);  // PoCL's queue, team (untimed), inline, inline
+  launch(first);  // the program's first launch: PoCL's queue
+  launch(first);  // the first direct launch, untimed: the team
   hk_launch_counts c{};
   ASSERT_EQ(hkGetKernelLaunchCounts(first, &c), CL_SUCCESS);
   ASSERT_EQ(c.by_path[HK_PATH_TEAM], 1u) << "the first direct launch did not try the team";
-  ASSERT_EQ(c.by_path[HK_PATH_INLINE], 2u) << "the fast kernel did not stay on its thread";
+  // Then the kernel is known to be fast and stays on its thread: at once on a quiet
+  // machine; a launch whose thread lost its CPU looks slow, and its next one goes to the
+  // team again, until two in a row were fast (the sampler keeps the lesser of the two).
+  for (int i = 0; i < 100 && c.by_path[HK_PATH_INLINE] == 0; ++i) {
+    launch(first);
+    ASSERT_EQ(hkGetKernelLaunchCounts(first, &c), CL_SUCCESS);
+  }
+  ASSERT_GE(c.by_path[HK_PATH_INLINE], 1u) << "the fast kernel never ran on its thread";
   ASSERT_EQ(hkReleaseKernel(first), CL_SUCCESS);
   cl_kernel next = hkCreateKernel(program, "spin", &err);
   launch(next);
