@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,57 +135,6 @@ TEST_F(Background, AReadAfterTheLaunchSeesItsResult) {
   // Not all of them on a busy machine: a background thread that loses its CPU pauses the
   // kernel's background launches (queue/background.cpp, noteWaited).
   EXPECT_GE(InBackground(kernel) - before, 1u);
-}
-
-// A launch on the team in the background runs on one thread fewer than the team has, so
-// that the application keeps a CPU (team::Job::from_background); a caller that then
-// waits for it at once runs the share left for it (Team::helpBackgroundJob) instead of
-// idling. Seen in the caller's own CPU time while it waits: about half the launch's
-// work-group time when it helps, nearly none when it only waits.
-TEST_F(Background, ACallerThatWaitsForATeamLaunchRunsItsShare) {
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one CPU: no team";
-  const size_t groups = kItems, one = 1;  // 64 work-groups: the team's size
-  const int rounds = kRounds * 32;        // ~32 ms of work-group time in all
-  ASSERT_EQ(hkSetKernelArg(kernel, 1, sizeof rounds, &rounds), CL_SUCCESS);
-  auto launch = [&](int value) {
-    ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
-    ASSERT_EQ(hkEnqueueNDRangeKernel(q, kernel, 1, nullptr, &groups, &one, 0, nullptr, nullptr),
-              CL_SUCCESS);
-  };
-  // The new geometry's first launches: each waited for after the caller's own work.
-  for (int i = 0; i < 3; ++i) {
-    launch(-1);
-    OwnWork();
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-  }
-  auto cpu_ns = [] {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-  };
-  // On a busy machine a kernel's background launches pause for a while (noteWaited):
-  // launch until one goes to the background.
-  std::int64_t waited_cpu = -1;
-  for (int value = 0; value < 100 && waited_cpu < 0; ++value) {
-    const cl_ulong before = InBackground(kernel);
-    launch(value);
-    if (InBackground(kernel) == before) {
-      ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-      continue;
-    }
-    // Wait until the background thread has started the launch (its first work-group,
-    // which is in its own share, wrote its element): the caller must not take the whole
-    // launch over before it starts (settleAll's claim).
-    volatile int *first = memory;
-    for (int i = 0; i < 10'000'000 && *first != value; ++i) std::this_thread::yield();
-    ASSERT_EQ(*first, value) << "the launch did not start";
-    const std::int64_t t0 = cpu_ns();
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-    waited_cpu = cpu_ns() - t0;
-    EXPECT_TRUE(Filled(memory, value));
-  }
-  ASSERT_GE(waited_cpu, 0) << "no launch went to the background";
-  EXPECT_GE(waited_cpu, 5'000'000) << "the waiting caller ran no share of the launch";
 }
 
 TEST_F(Background, ALaunchAfterTheLaunchComesAfterIt) {
