@@ -118,11 +118,10 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   noteAfterLaunch(k);
   k.plans.store(r, plan);
   const bool specialize = k.startSpecializing(plan.total_groups, plan.stack_kib, plan.pc);
-  // Whether its launches will run on the team as far as is known now: a kernel not timed
-  // yet counts as small here (its first direct launch tries the team: teamSized), so that
+  // As far as is known now (its first direct launch tries the team: teamSized), so that
   // with the application's OpenMP threads as the team, a kernel that turns out small and
   // long keeps its launches in the background.
-  const bool team_launch = (plan.team_sized || k.sampler.slow()) && plan.total_groups > 1;
+  const bool team_launch = knownTeamSized(plan, k.sampler);
   const bool may_background = t.background == BackgroundUse::AllLaunches ||
                               (t.background == BackgroundUse::InlineLaunches && !team_launch);
   const std::uint64_t background_ns =

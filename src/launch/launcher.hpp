@@ -110,6 +110,10 @@ bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limit
 [[gnu::always_inline]] inline bool teamSized(const Plan &plan, const Sampler &sampler) {
   return plan.total_groups > 1 && (plan.team_sized || sampler.slowOrUnknown());
 }
+// teamSized() as far as is known now: a kernel not timed yet counts as small.
+inline bool knownTeamSized(const Plan &plan, const Sampler &sampler) {
+  return plan.total_groups > 1 && (plan.team_sized || sampler.slow());
+}
 
 // A timed launch that could have run on the team ran `path`: TeamGain::note.
 [[gnu::noinline]] void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path,
