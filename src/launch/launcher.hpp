@@ -119,6 +119,19 @@ inline bool knownTeamSized(const Plan &plan, const Sampler &sampler) {
 [[gnu::noinline]] void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path,
                                     std::uint64_t wall_ns, std::uint64_t team_serial_ns);
 
+// TeamGain's probe of the calling thread, split (launch::runSplit): its first groups on
+// the calling thread, noted as the probe, the rest on the team. `path` is HK_PATH_TEAM
+// when it ran, with `serial_ns` the groups' thread time, HK_PATH_INLINE (nothing run)
+// when the caller cannot start a team job; `err` CL_OUT_OF_HOST_MEMORY when a thread's
+// buffers cannot grow. Returned in two registers: the launch path's locals never have
+// their address taken.
+struct SplitProbe {
+  std::uint64_t serial_ns;
+  cl_int err;
+  hk_path path;
+};
+[[gnu::noinline]] SplitProbe runSplitProbe(LaunchableKernel &k, Plan &plan);
+
 // Runs a kernel whose plan is made: on the team when the launch is large or the kernel's
 // launches have been slow and the team is measured to pay for it (TeamGain), else on the
 // calling thread. Counts the path. Returns
@@ -132,7 +145,15 @@ inline bool knownTeamSized(const Plan &plan, const Sampler &sampler) {
   const std::uint64_t t0 = timed ? nowNs() : 0;
   std::uint64_t team_serial_ns = 0;
   hk_path path = HK_PATH_INLINE;
-  if (teamSized(plan, sampler) && k.team_gain.team()) {
+  if (teamSized(plan, sampler) && !k.team_gain.team()) {
+    // A probe of the calling thread on a large launch runs a part of it there (TeamGain).
+    if (__builtin_expect(timed && k.team_gain.splitProbeGroups(plan.total_groups), 0)) {
+      const SplitProbe probe = runSplitProbe(k, plan);
+      if (probe.err != CL_SUCCESS) return probe.err;
+      path = probe.path;
+      team_serial_ns = probe.serial_ns;
+    }
+  } else if (teamSized(plan, sampler)) {
     // Always stealing: a thread that has not started, or has lost its CPU, never holds
     // the launch up; its block is run by the others. Each thread still starts on its own
     // block, so the same thread touches the same data launch after launch.
@@ -164,6 +185,7 @@ inline bool knownTeamSized(const Plan &plan, const Sampler &sampler) {
     const std::uint64_t wall = nowNs() - t0;
     sampler.record(wall, path == HK_PATH_TEAM ? team_serial_ns : wall, plan.total_groups);
     if (path == HK_PATH_TEAM) noteTeamWork(k, team_serial_ns);
+    // After a split probe (path HK_PATH_TEAM): the launch counts as one of the team's too.
     if (path == HK_PATH_TEAM || teamSized(plan, sampler))
       noteTeamGain(k, plan, path, wall, team_serial_ns);
     if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);

@@ -23,6 +23,7 @@ struct TeamLaunch {
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};  // the team's time in groups (Job::work_ns)
   std::atomic<bool> execution_failed{false};  // a work-item of any thread's groups
+  std::uint64_t first_group = 0;  // the job's group 0 is the launch's group first_group
   Plan plan;
 };
 
@@ -30,6 +31,8 @@ struct TeamLaunch {
 // the first group's coordinates, then counters.
 void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
+  begin += launch.first_group;
+  end += launch.first_group;
   const LaunchBody &b = launch.body;
   kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(b.printf_capacity);
@@ -77,25 +80,58 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
 
 }  // namespace
 
-TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
-                     std::uint32_t trace_name, team::TeamChoice *choice) {
-  kernel::ThreadState &ts = kernel::threadState();
-  if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
-  TeamLaunch launch(b, trace_name);
+namespace {
+
+// The team job of `launch`'s groups from launch.first_group on.
+team::Job teamJob(TeamLaunch &launch, const LaunchBody &b, bool steal, bool timed,
+                  team::TeamChoice *choice, const kernel::ThreadState &ts) {
   // A thread of the application's must hold a work-group's frame and the frames above it
   // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
   const std::uint64_t items =
       b.plan->pc.local_size[0] * b.plan->pc.local_size[1] * b.plan->pc.local_size[2];
   const std::uint64_t need = b.image->stack.bytesFor(items);
-  team::Job job{runRange, &launch, b.plan->total_groups, steal,
-                need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
-                timed ? &launch.busy_ns : nullptr, choice, ts.background_thread};
-  if (!team::runJob(job)) return TeamResult::NotRun;
-  *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
+  return team::Job{runRange, &launch, b.plan->total_groups - launch.first_group, steal,
+                   need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
+                   timed ? &launch.busy_ns : nullptr, choice, ts.background_thread};
+}
+
+// What the threads' groups left in `launch`: a failed work-item in the launch's context,
+// a thread without memory as the result.
+TeamResult finish(TeamLaunch &launch, const LaunchBody &b) {
   if (launch.execution_failed.load(std::memory_order_relaxed))
     pocl::setExecutionFailed(b.plan->pc);
   return launch.failed.load(std::memory_order_relaxed) ? TeamResult::OutOfMemory
                                                        : TeamResult::Ran;
+}
+
+}  // namespace
+
+TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
+                     std::uint32_t trace_name, team::TeamChoice *choice) {
+  kernel::ThreadState &ts = kernel::threadState();
+  if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
+  TeamLaunch launch(b, trace_name);
+  if (!team::runJob(teamJob(launch, b, steal, timed, choice, ts))) return TeamResult::NotRun;
+  *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
+  return finish(launch, b);
+}
+
+TeamResult runSplit(const LaunchBody &b, std::uint64_t first, std::uint64_t *first_ns,
+                    std::uint64_t *serial_ns, std::uint32_t trace_name,
+                    team::TeamChoice *choice) {
+  kernel::ThreadState &ts = kernel::threadState();
+  if (ts.depth != 0 || team::Team::onTeamThread() || first >= b.plan->total_groups)
+    return TeamResult::NotRun;
+  TeamLaunch launch(b, trace_name);
+  const std::uint64_t t0 = nowNs();
+  runRange(&launch, 0, first, 0);
+  *first_ns = nowNs() - t0;
+  launch.first_group = first;
+  constexpr bool kSteal = true;
+  if (!team::runJob(teamJob(launch, b, kSteal, true, choice, ts)))
+    runRange(&launch, 0, b.plan->total_groups - first, 0);  // the team is busy
+  *serial_ns = *first_ns + launch.busy_ns.load(std::memory_order_relaxed);
+  return finish(launch, b);
 }
 
 }  // namespace hk::launch

@@ -13,13 +13,16 @@
 // thread time stands for the first inline probe: its groups never take longer on one
 // thread), and at least kBudget launches; the budget doubles with each probe that loses, up
 // to kLongestBudget. A kernel whose team pays thus spends at most 1/kBudget of its time
-// on its first probe, and less and less after. HOSTKERNEL_ALWAYS_TEAM=1: no probes, the
-// team always.
+// on its first probe, and less and less after. A probe of the calling thread on a launch
+// of at least kSplitMinGroups groups runs only its first 1/kSplitShare groups there, the
+// rest on the team (splitProbeGroups): their cost per group is the probe's.
+// HOSTKERNEL_ALWAYS_TEAM=1: no probes, the team always.
 //
 //   bool eligible = teamSized(plan, sampler);   // launch/launcher.hpp
 //   bool on_team = eligible && k.team_gain.team();
 //   ... run ...
 //   if (timed && eligible) k.team_gain.note(ran_on_team, wall_ns, serial_ns, groups);
+//   // a split probe: note(false, first_ns, first_ns, first) for its first groups
 #pragma once
 
 #include <atomic>
@@ -31,12 +34,23 @@ class TeamGain {
  public:
   static constexpr std::uint32_t kBudget = 8;
   static constexpr std::uint32_t kLongestBudget = 1024;
+  static constexpr std::uint64_t kSplitShare = 8, kSplitMinGroups = 2 * kSplitShare;
 
   // True: this launch runs on the team (the team is preferred and no probe is due, or
   // the calling thread is preferred and a probe of the team is due).
   bool team() const {
     const std::uint8_t f = flags_.load(std::memory_order_relaxed);
     return ((f & kPreferInline) != 0) == ((f & kProbeDue) != 0);
+  }
+  // The groups of a probe of the calling thread that run there alone, when the launch is
+  // large enough to split the probe (launch::runSplit: those groups first, the rest on the
+  // team); 0 when no such probe is due. A split probe costs a launch an eighth of what a
+  // whole one does, which matters for long launches: a whole probe of a 50 ms kernel
+  // took 100 ms on one of two threads.
+  std::uint64_t splitProbeGroups(std::uint64_t groups) const {
+    return flags_.load(std::memory_order_relaxed) == kProbeDue && groups >= kSplitMinGroups
+               ? groups / kSplitShare
+               : 0;
   }
   bool prefersInline() const {
     return (flags_.load(std::memory_order_relaxed) & kPreferInline) != 0;
