@@ -51,6 +51,7 @@ workloads=(
   "clfft-small|@/clfft-small"
   "pyfai-integrate|/usr/bin/python3 pyfai_integrate.py"
   "gpyfft-fft|/usr/bin/python3 gpyfft_fft.py"
+  "silx-filters|/usr/bin/python3 silx_filters.py"
 )
 if ((list)); then
   for w in "${workloads[@]}"; do echo "${w%%|*}: ${w#*|}"; done
@@ -60,7 +61,8 @@ fi
 
 # Debian's packages the workloads use; apt-get only when one is missing.
 packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev libclblast-dev
-          libclfft-dev python3-pyfai python3-gpyfft g++ ocl-icd-opencl-dev pocl-opencl-icd)
+          libclfft-dev python3-pyfai python3-gpyfft python3-silx python3-scipy g++
+          ocl-icd-opencl-dev pocl-opencl-icd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
