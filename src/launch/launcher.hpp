@@ -119,8 +119,8 @@ inline bool knownTeamSized(const Plan &plan, const Sampler &sampler) {
 [[gnu::noinline]] void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path,
                                     std::uint64_t wall_ns, std::uint64_t team_serial_ns);
 
-// TeamGain's probe of the calling thread, split (launch::runSplit): its first groups on
-// the calling thread, noted as the probe, the rest on the team. `path` is HK_PATH_TEAM
+// TeamGain's probe of the calling thread, split (launch::runSplit): every eighth group on
+// the calling thread, noted as the probe, the others on the team. `path` is HK_PATH_TEAM
 // when it ran, with `serial_ns` the groups' thread time, HK_PATH_INLINE (nothing run)
 // when the caller cannot start a team job; `err` CL_OUT_OF_HOST_MEMORY when a thread's
 // buffers cannot grow. Returned in two registers: the launch path's locals never have
@@ -147,7 +147,7 @@ struct SplitProbe {
   hk_path path = HK_PATH_INLINE;
   if (teamSized(plan, sampler) && !k.team_gain.team()) {
     // A probe of the calling thread on a large launch runs a part of it there (TeamGain).
-    if (__builtin_expect(timed && k.team_gain.splitProbeGroups(plan.total_groups), 0)) {
+    if (__builtin_expect(timed && k.team_gain.splitProbeDue(plan.total_groups), 0)) {
       const SplitProbe probe = runSplitProbe(k, plan);
       if (probe.err != CL_SUCCESS) return probe.err;
       path = probe.path;

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "launch/sampler.hpp"
+#include "launch/team_gain.hpp"
 #include "team/dispatch.hpp"
 #include "trace/recorder.hpp"
 
@@ -23,16 +24,24 @@ struct TeamLaunch {
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> busy_ns{0};  // the team's time in groups (Job::work_ns)
   std::atomic<bool> execution_failed{false};  // a work-item of any thread's groups
-  std::uint64_t first_group = 0;  // the job's group 0 is the launch's group first_group
+  // Which groups index i stands for (runSplit): every group (i), or with a sample
+  // stride s, every s-th group (i * s) or the others (i + i / (s - 1) + 1).
+  enum class Pick : std::uint8_t { All, Sampled, Others } pick = Pick::All;
   Plan plan;
 };
 
+constexpr std::uint64_t kSampleStride = TeamGain::kSplitShare;
+
+std::uint64_t pickedGroup(TeamLaunch::Pick pick, std::uint64_t i) {
+  return pick == TeamLaunch::Pick::Sampled ? i * kSampleStride
+                                           : i + i / (kSampleStride - 1) + 1;
+}
+
 // Runs groups [begin, end) in PoCL's order (x fastest). One division per range to find
-// the first group's coordinates, then counters.
+// the first group's coordinates, then counters; a picked subset (runSplit) divides per
+// group.
 void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread) {
   auto &launch = *static_cast<TeamLaunch *>(ctx);
-  begin += launch.first_group;
-  end += launch.first_group;
   const LaunchBody &b = launch.body;
   kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(b.printf_capacity);
@@ -57,15 +66,25 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
     const pocl::WorkGroupFn unchecked = b.unchecked ? b.unchecked->fn : checked;
     const std::uint64_t full[3] = {fullGroups(*b.plan, 0), fullGroups(*b.plan, 1),
                                    fullGroups(*b.plan, 2)};
-    for (std::uint64_t g = begin; g < end; ++g) {
-      // Native kernels: full groups run the unchecked variant (the same fn otherwise).
-      (x < full[0] && y < full[1] && z < full[2] ? unchecked : checked)(args, &pc, x, y, z);
-      if (++x == nx) {
-        x = 0;
-        if (++y == ny) {
-          y = 0;
-          ++z;
+    // Native kernels: full groups run the unchecked variant (the same fn otherwise).
+    if (launch.pick == TeamLaunch::Pick::All) {
+      for (std::uint64_t g = begin; g < end; ++g) {
+        (x < full[0] && y < full[1] && z < full[2] ? unchecked : checked)(args, &pc, x, y, z);
+        if (++x == nx) {
+          x = 0;
+          if (++y == ny) {
+            y = 0;
+            ++z;
+          }
         }
+      }
+    } else {
+      for (std::uint64_t i = begin; i < end; ++i) {
+        const std::uint64_t g = pickedGroup(launch.pick, i);
+        x = g % nx;
+        y = g / nx % ny;
+        z = g / nx / ny;
+        (x < full[0] && y < full[1] && z < full[2] ? unchecked : checked)(args, &pc, x, y, z);
       }
     }
   }
@@ -82,15 +101,15 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
 
 namespace {
 
-// The team job of `launch`'s groups from launch.first_group on.
-team::Job teamJob(TeamLaunch &launch, const LaunchBody &b, bool steal, bool timed,
-                  team::TeamChoice *choice, const kernel::ThreadState &ts) {
+// The team job of `launch`'s `groups` (indices, launch.pick).
+team::Job teamJob(TeamLaunch &launch, const LaunchBody &b, std::uint64_t groups, bool steal,
+                  bool timed, team::TeamChoice *choice, const kernel::ThreadState &ts) {
   // A thread of the application's must hold a work-group's frame and the frames above it
   // (the pool's own, ours): the same reserve as the own workers (launch/tuning.cpp).
   const std::uint64_t items =
       b.plan->pc.local_size[0] * b.plan->pc.local_size[1] * b.plan->pc.local_size[2];
   const std::uint64_t need = b.image->stack.bytesFor(items);
-  return team::Job{runRange, &launch, b.plan->total_groups - launch.first_group, steal,
+  return team::Job{runRange, &launch, groups, steal,
                    need > UINT64_MAX - kStackReserve ? UINT64_MAX : need + kStackReserve,
                    timed ? &launch.busy_ns : nullptr, choice, ts.background_thread};
 }
@@ -111,26 +130,30 @@ TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t 
   kernel::ThreadState &ts = kernel::threadState();
   if (ts.depth != 0 || team::Team::onTeamThread()) return TeamResult::NotRun;
   TeamLaunch launch(b, trace_name);
-  if (!team::runJob(teamJob(launch, b, steal, timed, choice, ts))) return TeamResult::NotRun;
+  if (!team::runJob(teamJob(launch, b, b.plan->total_groups, steal, timed, choice, ts)))
+    return TeamResult::NotRun;
   *serial_ns = launch.busy_ns.load(std::memory_order_relaxed);
   return finish(launch, b);
 }
 
-TeamResult runSplit(const LaunchBody &b, std::uint64_t first, std::uint64_t *first_ns,
+TeamResult runSplit(const LaunchBody &b, std::uint64_t *sampled, std::uint64_t *sampled_ns,
                     std::uint64_t *serial_ns, std::uint32_t trace_name,
                     team::TeamChoice *choice) {
   kernel::ThreadState &ts = kernel::threadState();
-  if (ts.depth != 0 || team::Team::onTeamThread() || first >= b.plan->total_groups)
+  const std::uint64_t total = b.plan->total_groups;
+  if (ts.depth != 0 || team::Team::onTeamThread() || total < 2 * kSampleStride)
     return TeamResult::NotRun;
   TeamLaunch launch(b, trace_name);
+  *sampled = (total + kSampleStride - 1) / kSampleStride;
+  launch.pick = TeamLaunch::Pick::Sampled;
   const std::uint64_t t0 = nowNs();
-  runRange(&launch, 0, first, 0);
-  *first_ns = nowNs() - t0;
-  launch.first_group = first;
+  runRange(&launch, 0, *sampled, 0);
+  *sampled_ns = nowNs() - t0;
+  launch.pick = TeamLaunch::Pick::Others;
   constexpr bool kSteal = true;
-  if (!team::runJob(teamJob(launch, b, kSteal, true, choice, ts)))
-    runRange(&launch, 0, b.plan->total_groups - first, 0);  // the team is busy
-  *serial_ns = *first_ns + launch.busy_ns.load(std::memory_order_relaxed);
+  if (!team::runJob(teamJob(launch, b, total - *sampled, kSteal, true, choice, ts)))
+    runRange(&launch, 0, total - *sampled, 0);  // the team is busy
+  *serial_ns = *sampled_ns + launch.busy_ns.load(std::memory_order_relaxed);
   return finish(launch, b);
 }
 

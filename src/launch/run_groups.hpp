@@ -86,12 +86,13 @@ enum class TeamResult { NotRun, Ran, OutOfMemory };
 TeamResult runOnTeam(const LaunchBody &b, bool steal, bool timed, std::uint64_t *serial_ns,
                      std::uint32_t trace_name = 0, team::TeamChoice *choice = nullptr);
 
-// TeamGain's probe of the calling thread on a large launch (TeamGain::splitProbe): groups
-// [0, first) run on the calling thread alone, in *first_ns, then the rest on the team
-// with stealing, or on the caller when the team is busy. *serial_ns is the thread time
-// of all groups. NotRun, with nothing run, where runOnTeam would not run, or when `first`
-// is not below the launch's groups.
-TeamResult runSplit(const LaunchBody &b, std::uint64_t first, std::uint64_t *first_ns,
+// TeamGain's probe of the calling thread on a large launch (TeamGain::splitProbeDue):
+// every kSplitShare-th group (0, 8, 16, ...: *sampled of them, spread over the launch so
+// that groups of uneven cost weigh as in the whole) runs on the calling thread alone, in
+// *sampled_ns; then the others on the team with stealing, or on the caller when the team
+// is busy. *serial_ns is the thread time of all groups. NotRun, with nothing run, where
+// runOnTeam would not run, or for fewer than TeamGain::kSplitMinGroups groups.
+TeamResult runSplit(const LaunchBody &b, std::uint64_t *sampled, std::uint64_t *sampled_ns,
                     std::uint64_t *serial_ns, std::uint32_t trace_name = 0,
                     team::TeamChoice *choice = nullptr);
 

@@ -14,15 +14,15 @@
 // thread), and at least kBudget launches; the budget doubles with each probe that loses, up
 // to kLongestBudget. A kernel whose team pays thus spends at most 1/kBudget of its time
 // on its first probe, and less and less after. A probe of the calling thread on a launch
-// of at least kSplitMinGroups groups runs only its first 1/kSplitShare groups there, the
-// rest on the team (splitProbeGroups): their cost per group is the probe's.
+// of at least kSplitMinGroups groups runs only every kSplitShare-th group there, the
+// others on the team (splitProbeDue): their cost per group is the probe's.
 // HOSTKERNEL_ALWAYS_TEAM=1: no probes, the team always.
 //
 //   bool eligible = teamSized(plan, sampler);   // launch/launcher.hpp
 //   bool on_team = eligible && k.team_gain.team();
 //   ... run ...
 //   if (timed && eligible) k.team_gain.note(ran_on_team, wall_ns, serial_ns, groups);
-//   // a split probe: note(false, first_ns, first_ns, first) for its first groups
+//   // a split probe: note(false, sampled_ns, sampled_ns, sampled) for its sampled groups
 #pragma once
 
 #include <atomic>
@@ -42,15 +42,12 @@ class TeamGain {
     const std::uint8_t f = flags_.load(std::memory_order_relaxed);
     return ((f & kPreferInline) != 0) == ((f & kProbeDue) != 0);
   }
-  // The groups of a probe of the calling thread that run there alone, when the launch is
-  // large enough to split the probe (launch::runSplit: those groups first, the rest on the
-  // team); 0 when no such probe is due. A split probe costs a launch an eighth of what a
-  // whole one does, which matters for long launches: a whole probe of a 50 ms kernel
-  // took 100 ms on one of two threads.
-  std::uint64_t splitProbeGroups(std::uint64_t groups) const {
-    return flags_.load(std::memory_order_relaxed) == kProbeDue && groups >= kSplitMinGroups
-               ? groups / kSplitShare
-               : 0;
+  // True: a probe of the calling thread is due and the launch is large enough to split it
+  // (launch::runSplit: every kSplitShare-th group on the calling thread, the others on the
+  // team). A split probe costs a launch an eighth of what a whole one does, which matters
+  // for long launches: a whole probe of a 58 ms kernel took 110 ms on one of two threads.
+  bool splitProbeDue(std::uint64_t groups) const {
+    return flags_.load(std::memory_order_relaxed) == kProbeDue && groups >= kSplitMinGroups;
   }
   bool prefersInline() const {
     return (flags_.load(std::memory_order_relaxed) & kPreferInline) != 0;

@@ -1,6 +1,6 @@
 // TeamGain's probe of the calling thread on a large launch is split (launch/team_gain.hpp,
-// launch::runSplit): the launch's first eighth of groups runs on the calling thread alone,
-// the rest on the team. A kernel that gains from the team thus never has a whole launch on
+// launch::runSplit): every eighth group of the launch runs on the calling thread alone, the
+// others on the team. A kernel that gains from the team thus never has a whole launch on
 // one thread, which for a long launch cost twice the team's time. Runs with a team of two
 // and no launch in the background (team_probe.cmake): every launch here runs before its
 // call returns, on the path the test counts.
@@ -29,7 +29,8 @@ TEST(TeamProbe, ALongLaunchThatGainsFromTheTeamNeverRunsWholeOnOneThread) {
   ASSERT_EQ(hkBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
   cl_kernel kernel = hkCreateKernel(program, "slow_fill", &err);
   ASSERT_EQ(err, CL_SUCCESS);
-  constexpr size_t kItems = 1024, kLocal = 4;  // 256 work-groups, each a few µs
+  // 255 work-groups, each a few µs: not a multiple of the probe's sample stride (8).
+  constexpr size_t kItems = 1020, kLocal = 4;
   std::vector<int> host(kItems, -1);
   cl_mem out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof(int) * kItems, host.data(), &err);
   ASSERT_EQ(err, CL_SUCCESS);
@@ -38,7 +39,7 @@ TEST(TeamProbe, ALongLaunchThatGainsFromTheTeamNeverRunsWholeOnOneThread) {
   ASSERT_EQ(hkSetKernelArg(kernel, 0, sizeof out, &out), CL_SUCCESS);
   ASSERT_EQ(hkSetKernelArg(kernel, 1, sizeof rounds, &rounds), CL_SUCCESS);
   ASSERT_EQ(hkSetKernelArg(kernel, 3, sizeof mask, &mask), CL_SUCCESS);
-  // Launches with a new value each, each checked: a split launch runs every group once.
+  // Launches with a new value each, each checked: a split launch runs every group.
   auto launch = [&](int value) {
     ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
     ASSERT_EQ(hkEnqueueNDRangeKernel(q, kernel, 1, nullptr, &kItems, &kLocal, 0, nullptr,

@@ -117,26 +117,26 @@ TEST(TeamGain, AnInlineLaunchThatIsNoProbeChangesNothing) {
 
 namespace {
 
-// A probe of the calling thread on a launch of at least kSplitMinGroups groups runs its
-// first 1/kSplitShare there (launch::runSplit) and is noted for those groups alone; a
-// smaller launch's probe is a whole launch, and no group is split while no probe is due.
+// A probe of the calling thread on a launch of at least kSplitMinGroups groups runs every
+// kSplitShare-th group there (launch::runSplit) and is noted for those groups alone; a
+// smaller launch's probe is a whole launch, and nothing is split while no probe is due.
 TEST(TeamGain, AProbeOfTheCallingThreadOnALargeLaunchIsSplit) {
   TeamGain g;
-  EXPECT_EQ(g.splitProbeGroups(kGroups), 0u);  // the team, no probe due
+  EXPECT_FALSE(g.splitProbeDue(kGroups));  // the team, no probe due
   unsigned launches = 0;
   while (g.team() && launches < 100) {
     ++launches;
     g.note(true, 20'000'000, 40'000'000, kGroups);
   }
   ASSERT_FALSE(g.team()) << "no probe came";
-  EXPECT_EQ(g.splitProbeGroups(kGroups), kGroups / TeamGain::kSplitShare);
-  EXPECT_EQ(g.splitProbeGroups(TeamGain::kSplitMinGroups - 1), 0u);
-  // The split probe's groups on one thread cost 3.5 ms per 1024 (a histogram's atomics):
-  // it wins against the team's 20 ms, as a whole probe would.
-  const std::uint64_t first = g.splitProbeGroups(kGroups);
-  g.note(false, 3'500'000 / TeamGain::kSplitShare, 3'500'000 / TeamGain::kSplitShare, first);
+  EXPECT_TRUE(g.splitProbeDue(kGroups));
+  EXPECT_FALSE(g.splitProbeDue(TeamGain::kSplitMinGroups - 1));
+  // The sampled groups on one thread cost 3.5 ms per 1024 (a histogram's atomics): the
+  // probe wins against the team's 20 ms, as a whole one would.
+  const std::uint64_t sampled = kGroups / TeamGain::kSplitShare;
+  g.note(false, 3'500'000 / TeamGain::kSplitShare, 3'500'000 / TeamGain::kSplitShare, sampled);
   EXPECT_TRUE(g.prefersInline());
-  EXPECT_EQ(g.splitProbeGroups(kGroups), 0u);  // the calling thread now, no probe due
+  EXPECT_FALSE(g.splitProbeDue(kGroups));  // the calling thread now, no probe due
 }
 
 }  // namespace
