@@ -178,21 +178,13 @@ TEST_F(Background, ACallerThatWaitsForATeamLaunchRunsItsShare) {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
   };
-  auto on_team = [&] {
-    cl_ulong n = 0;
-    EXPECT_EQ(hkGetKernelLaunchInfo(kernel, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM), sizeof n,
-                                    &n, nullptr),
-              CL_SUCCESS);
-    return n;
-  };
-  // On a busy machine a kernel's background launches pause for a while (noteWaited), and
-  // TeamGain may find the team not paying (a probe on one thread that wins while another
-  // process holds a CPU): launch until three background launches ran on the team, and
-  // keep the most the caller ran of one.
+  // On a busy machine a kernel's background launches pause for a while (noteWaited):
+  // launch until three go to the background. One of them may run on one thread alone
+  // (TeamGain's probe of the thread's speed): the test keeps the most the caller ran.
   std::int64_t waited_cpu = -1;
   int waited = 0;
   for (int value = 0; value < 100 && waited < 3; ++value) {
-    const cl_ulong before = InBackground(kernel), team_before = on_team();
+    const cl_ulong before = InBackground(kernel);
     launch(value);
     if (InBackground(kernel) == before) {
       ASSERT_EQ(hkFinish(q), CL_SUCCESS);
@@ -207,13 +199,11 @@ TEST_F(Background, ACallerThatWaitsForATeamLaunchRunsItsShare) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     const std::int64_t t0 = cpu_ns();
     ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-    const std::int64_t cpu = cpu_ns() - t0;
-    EXPECT_TRUE(Filled(memory, value));
-    if (on_team() == team_before) continue;  // ran on one thread: no share to take
-    waited_cpu = std::max(waited_cpu, cpu);
+    waited_cpu = std::max(waited_cpu, cpu_ns() - t0);
     ++waited;
+    EXPECT_TRUE(Filled(memory, value));
   }
-  if (waited_cpu < 0) GTEST_SKIP() << "no background launch ran on the team (TeamGain)";
+  ASSERT_GE(waited_cpu, 0) << "no launch went to the background";
   EXPECT_GE(waited_cpu, 5'000'000) << "the waiting caller ran no share of the launch";
 }
 
