@@ -48,9 +48,6 @@ constexpr std::uint64_t kSettleSpinNs = 20'000;
 // call each, and the scheduler's latency to run the caller again).
 constexpr std::uint64_t kSettleSlackNs = 10'000;
 constexpr std::uint64_t kTeamSpinNs = 2'000;
-// A caller that comes to wait for a team launch the background thread has taken waits
-// this long at most for the job to open on the team, to run the share left for it.
-constexpr std::uint64_t kHelpWaitNs = 50'000;
 // A launch whose result is needed within this time of its enqueue, or within a quarter of
 // its duration, overlapped too little of it to pay for the hand-over (and beside a busy
 // process, for sharing a CPU with it); a kernel with kMissesInRow such launches in a row
@@ -130,7 +127,6 @@ struct Runner {
   std::atomic<bool> woke{false};  // the hand-over had to wake the parked background thread
   std::atomic<std::uint64_t> spin_limit_ns{0};
   std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
-  std::atomic<bool> team_sized{false};      // the plan runs on the team (launch::teamSized)
   // The CPU the poster ran on when it handed the job over: the background thread moves
   // off it (CpuMover) rather than share it with the caller, which goes on running there.
   std::atomic<int> poster_cpu{-1};
@@ -409,7 +405,6 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   r.kernel.store(&k, std::memory_order_relaxed);
   r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
   r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
-  r.team_sized.store(team, std::memory_order_relaxed);
   q.in_background.fetch_add(1, std::memory_order_acq_rel);
   g_background_now.queue.store(&q, std::memory_order_relaxed);
   g_background_now.kernel.store(&k, std::memory_order_relaxed);
@@ -450,10 +445,10 @@ void settleAll() {
   // if its stack has the room, rather than wait for the background thread to wake.
   kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(r.job.printf_capacity);
-  const bool can_run_groups =
-      ts.depth == 0 && std::uint64_t{r.stack_kib.load(std::memory_order_relaxed)} << 10 <=
-                           launch::stackRoomForLaunch(ts.stackRoom());
-  if (can_run_groups && claim(r, target)) {
+  if (ts.depth == 0 &&
+      std::uint64_t{r.stack_kib.load(std::memory_order_relaxed)} << 10 <=
+          launch::stackRoomForLaunch(ts.stackRoom()) &&
+      claim(r, target)) {
     // Not even started long after its hand-over: the background thread got no CPU (the
     // others are busy), and the launch overlapped nothing. Counted as a late one. The
     // kernel's duration is the lesser of its last launch's wall time and the sampler's
@@ -467,18 +462,6 @@ void settleAll() {
     runJob(r, ts, target, false);
     return;
   }
-  // Started. A launch on the team runs there on one thread fewer than the team has, so
-  // that this thread keeps its CPU (team::Job::from_background); come to wait for it,
-  // this thread runs the share left for it instead (Team::helpBackgroundJob).
-  // The background thread publishes the job moments after it takes it: wait for that a
-  // little (kHelpWaitNs), and while parked below try again after each timed wait: a
-  // background thread that starts its first job sets itself up first.
-  team::Team &team = team::Team::instance();
-  bool may_help = can_run_groups && r.team_sized.load(std::memory_order_relaxed);
-  if (may_help &&
-      team::spinUntil(kHelpWaitNs, [&] { return done() || team.helpBackgroundJob(); },
-                      noShare))
-    may_help = false;
   // Spin while the launch is likely to end soon (the kernel's last duration after its
   // hand-over), at most spin_limit_ns.
   const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);
@@ -488,13 +471,8 @@ void settleAll() {
                r.spin_limit_ns.load(std::memory_order_relaxed));
   if (team::spinUntil(spin, done, noShare)) return;
   r.waiters.fetch_add(1, std::memory_order_seq_cst);
-  for (std::uint32_t d; d = r.done.load(std::memory_order_seq_cst), !done();) {
-    if (may_help && team.helpBackgroundJob()) {
-      may_help = false;
-      continue;
-    }
+  for (std::uint32_t d; d = r.done.load(std::memory_order_seq_cst), !done();)
     team::futexWait(r.done, d);
-  }
   r.waiters.fetch_sub(1, std::memory_order_relaxed);
 }
 

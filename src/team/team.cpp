@@ -58,14 +58,8 @@ bool Team::run(const Job &job) {
   if (discovery_ == Discovery::Running &&
       discovered_.load(std::memory_order_relaxed) != nullptr)
     installTopology();
-  // A job from the background thread runs on one thread fewer than the team has. With
-  // stealing it is still split in as many shares as the team has threads: the last
-  // share waits for the application thread that may come to wait for the job
-  // (helpBackgroundJob), and is stolen like any other when none comes.
   unsigned n = size_.load(std::memory_order_relaxed);
-  const bool helper_share = job.from_background && job.steal && n > 1 && job.total > 1;
-  const unsigned workers = job.from_background && n > 1 ? n - 1 : n;
-  if (!helper_share) n = workers;
+  if (job.from_background && n > 1) --n;
   if (n == 1 || job.total == 1) {
     runWhole(job, 0);
     busy_.store(false, std::memory_order_release);
@@ -76,14 +70,12 @@ bool Team::run(const Job &job) {
   // Publish: job, blocks, then the open state (release) that workers wait for.
   job_ = job;
   job_threads_ = n;
-  job_workers_ = workers;
-  helper_share_.store(helper_share, std::memory_order_relaxed);
   if (job.steal) publishStaticBlocks(slots_, n, job.total);
   done_.store(0, std::memory_order_relaxed);
   noteCpu(0);
   const std::uint64_t open = (++epoch_ << 1) | 1;
   state_.store(open, std::memory_order_seq_cst);
-  if (workers > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
 
   const std::uint64_t total = job.total;
   const std::uint64_t mine = work(0, job, n);
@@ -97,27 +89,6 @@ bool Team::run(const Job &job) {
     callerWait([&] { return refs_.load(std::memory_order_seq_cst) == 0; });
   busy_.store(false, std::memory_order_release);
   return true;
-}
-
-bool Team::helpBackgroundJob() {
-  if (!helper_share_.load(std::memory_order_relaxed) || onTeamThread()) return false;
-  const std::uint64_t s = state_.load(std::memory_order_seq_cst);
-  if (!(s & 1)) return false;
-  // Inside the open job as its workers are (workerLoop): the caller closes, then waits
-  // for refs_ to drop to zero, so job_ stays this job's while refs_ counts this thread.
-  refs_.fetch_add(1, std::memory_order_seq_cst);
-  bool ran = false;
-  if (state_.load(std::memory_order_seq_cst) == s &&
-      helper_share_.exchange(false, std::memory_order_acq_rel)) {
-    const Job job = job_;
-    const unsigned n = job_threads_;
-    const std::uint64_t count = work(n - 1, job, n);
-    if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count >= job.total)
-      notifyCaller();
-    ran = true;
-  }
-  if (refs_.fetch_sub(1, std::memory_order_seq_cst) == 1) notifyCaller();
-  return ran;
 }
 
 void Team::workerLoop(unsigned index) {
@@ -134,7 +105,7 @@ void Team::workerLoop(unsigned index) {
     if (state_.load(std::memory_order_seq_cst) == s) {
       const Job job = job_;
       const unsigned n = job_threads_;
-      if (index < job_workers_) {
+      if (index < n) {
         const std::uint64_t count = work(index, job, n);
         if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count >= job.total)
           notifyCaller();

@@ -91,18 +91,6 @@ class Team {
   // A team of one thread, or a job of one group, runs on the caller and returns true.
   bool run(const Job &job);
 
-  // Runs groups of the job running now when it comes from the background launch thread
-  // (Job::from_background, with stealing) and the share it leaves for the application is
-  // still free: such a job runs on one thread fewer than the team has, so that the
-  // application keeps a CPU, and an application thread that waits for it
-  // (queue::settleAll) has nothing better to do with that CPU. Returns whether this
-  // thread ran that share (the job's caller still completes the job). Must be called
-  // from an application thread that is not inside a job, with the stack room the job
-  // needs (Job::stack_bytes).
-  //
-  //   if (team_job_in_background && stack_fits) Team::instance().helpBackgroundJob();
-  bool helpBackgroundJob();
-
   // How the team's threads waited, since it was made. A park is a futex wait (after the
   // spin); a late wake is a park that ended by its 2 ms time limit and then found its
   // condition met: what a lost wake-up looks like. Only a thread the system kept from
@@ -160,11 +148,7 @@ class Team {
   // Dispatch line: written by the caller for each job, read by every worker.
   alignas(64) std::atomic<std::uint64_t> state_{0};  // (epoch << 1) | open
   Job job_{};
-  unsigned job_threads_ = 0;                          // shares of job_ (split and steal)
-  unsigned job_workers_ = 0;                          // workers below this index join job_
-  // job_'s last share (index job_threads_ - 1) waits for helpBackgroundJob(): set when
-  // the job is published, taken by one helper.
-  std::atomic<bool> helper_share_{false};
+  unsigned job_threads_ = 0;                          // threads taking part in job_
   std::atomic<std::uint32_t> sleepers_{0};            // workers parked or about to
   std::atomic<std::uint32_t> wake_{0};                // futex word for parked workers
 

@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,75 +135,6 @@ TEST_F(Background, AReadAfterTheLaunchSeesItsResult) {
   // Not all of them on a busy machine: a background thread that loses its CPU pauses the
   // kernel's background launches (queue/background.cpp, noteWaited).
   EXPECT_GE(InBackground(kernel) - before, 1u);
-}
-
-// A launch on the team in the background runs on one thread fewer than the team has, so
-// that the application keeps a CPU (team::Job::from_background); a caller that then
-// waits for it at once runs the share left for it (Team::helpBackgroundJob) instead of
-// idling. Seen in the caller's own CPU time while it waits: about half the launch's
-// work-group time when it helps, nearly none when it only waits.
-TEST_F(Background, ACallerThatWaitsForATeamLaunchRunsItsShare) {
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one CPU: no team";
-  const size_t groups = kItems, one = 1;  // 64 work-groups: the team's size
-  auto launch = [&](int value) {
-    ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
-    ASSERT_EQ(hkEnqueueNDRangeKernel(q, kernel, 1, nullptr, &groups, &one, 0, nullptr, nullptr),
-              CL_SUCCESS);
-  };
-  // The launch must take far longer than the threshold below whatever speed PoCL's release
-  // compiles slow_fill to: rounds scaled until one launch takes at least 40 ms.
-  int rounds = kRounds;
-  std::chrono::nanoseconds took{};
-  for (int i = 0; i < 8; ++i) {
-    ASSERT_EQ(hkSetKernelArg(kernel, 1, sizeof rounds, &rounds), CL_SUCCESS);
-    const auto t0 = std::chrono::steady_clock::now();
-    launch(-1);
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-    took = std::chrono::steady_clock::now() - t0;
-    if (took >= std::chrono::milliseconds(40)) break;
-    const auto scale = std::chrono::milliseconds(50) / std::max<std::chrono::nanoseconds>(
-                                                           took, std::chrono::microseconds(100));
-    rounds *= static_cast<int>(std::clamp<std::int64_t>(scale, 2, 64));
-  }
-  // Launches each waited for after the caller's own work, half the launch's time: each
-  // overlaps enough of itself to keep the kernel's background launches on.
-  for (int i = 0; i < 3; ++i) {
-    launch(-1);
-    std::this_thread::sleep_for(took / 2);
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-  }
-  auto cpu_ns = [] {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-  };
-  // On a busy machine a kernel's background launches pause for a while (noteWaited):
-  // launch until three go to the background. One of them may run on one thread alone
-  // (TeamGain's probe of the thread's speed): the test keeps the most the caller ran.
-  std::int64_t waited_cpu = -1;
-  int waited = 0;
-  for (int value = 0; value < 100 && waited < 3; ++value) {
-    const cl_ulong before = InBackground(kernel);
-    launch(value);
-    if (InBackground(kernel) == before) {
-      ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-      continue;
-    }
-    // Give the background thread the time to start the launch, far less than a share
-    // takes: a caller that came before the start would take the whole launch over
-    // (settleAll's claim). The test cannot wait for a first element instead: hostkernel
-    // may merge the work-items into as few groups as the team has threads
-    // (docs/launch.md, "Merged work-groups"), and a group's first element is written at
-    // its end.
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    const std::int64_t t0 = cpu_ns();
-    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-    waited_cpu = std::max(waited_cpu, cpu_ns() - t0);
-    ++waited;
-    EXPECT_TRUE(Filled(memory, value));
-  }
-  ASSERT_GE(waited_cpu, 0) << "no launch went to the background";
-  EXPECT_GE(waited_cpu, 5'000'000) << "the waiting caller ran no share of the launch";
 }
 
 TEST_F(Background, ALaunchAfterTheLaunchComesAfterIt) {
