@@ -97,10 +97,6 @@ void runRange(void *ctx, std::uint64_t begin, std::uint64_t end, unsigned thread
   if (ts.printf_position) ts.flushPrintf();
 }
 
-}  // namespace
-
-namespace {
-
 // The team job of `launch`'s `groups` (indices, launch.pick).
 team::Job teamJob(TeamLaunch &launch, const LaunchBody &b, std::uint64_t groups, bool steal,
                   bool timed, team::TeamChoice *choice, const kernel::ThreadState &ts) {
