@@ -215,7 +215,7 @@ cl_int hkReleaseMemObject(cl_mem m) {
   // A pointer learned with a map is cheap to learn again: dropped on every release. A
   // buffer hostkernel gave memory to is forgotten when PoCL destroys it (queue/buffers.cpp).
   hk::queue::forgetLearnedPointer(m);
-  return next().clReleaseMemObject(m);
+  return hk::queue::releaseBuffer(m);
 }
 
 cl_int hkReleaseCommandQueue(cl_command_queue q) {

@@ -1,5 +1,6 @@
 #include "queue/buffers.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -139,29 +140,51 @@ void forgetDirectMaps(cl_mem mem) {
   while (it != d.counts.end() && it->first.first == mem) it = d.counts.erase(it);
 }
 
-// PoCL destroys the buffer (after its last release and its last command): the record
-// goes, and the memory hostkernel allocated for it.
-void CL_CALLBACK destroyed(cl_mem mem, void *user) {
-  auto *b = static_cast<Buffer *>(user);
+// Guards Buffer::watched: whether a buffer's end is left to PoCL's destructor callback
+// is decided once, by one releasing thread at a time.
+Mutex &releaseMutex() {
+  static auto *m = new Mutex;
+  return *m;
+}
+
+// Frees what hostkernel holds for `b` (its record, and the memory hostkernel allocated
+// for it), once PoCL has destroyed the buffer or is about to with a last release.
+void forget(cl_mem mem, Buffer *b) {
   forgetDirectMaps(mem);
   if (g_buffers.find(mem) == b) g_buffers.remove(mem, false);
   if (b->own_memory && b->root == mem) release(b->pointer);
   delete b;
 }
 
-// Publishes `b` (owned by the table from now on) and ties its end to the buffer's.
-void publish(Buffer *b) {
-  if (next().clSetMemObjectDestructorCallback(b->handle, destroyed, b) != CL_SUCCESS) {
-    // Not expected; the buffer stays unknown and its memory, if ours, is never freed (it
-    // may be in use by PoCL).
-    delete b;
-    return;
-  }
-  Buffer *old = g_buffers.insert(b->handle, b);
-  if (old == b) return;  // table full: commands on it go to PoCL; the callback frees it
-  // `old`: a record whose buffer died without its callback reaching us (not expected).
+// PoCL destroys a watched buffer (after its last release and its last command).
+void CL_CALLBACK destroyed(cl_mem mem, void *user) { forget(mem, static_cast<Buffer *>(user)); }
+
+// Leaves the end of `b` to PoCL's destructor callback. False if PoCL refused it (not
+// expected): the record and its memory then stay for good, as PoCL may still use them.
+std::atomic<std::uint64_t> g_watched{0};
+bool watch(Buffer *b) REQUIRES(releaseMutex()) {
+  if (b->watched) return true;
+  if (next().clSetMemObjectDestructorCallback(b->handle, destroyed, b) != CL_SUCCESS)
+    return false;
+  b->watched = true;
+  g_watched.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
+// Publishes `b` (owned by the table from now on). No destructor callback yet: on PoCL
+// 7.1 a buffer with one is destroyed on PoCL's callback thread (pocl_mem_cb_push), a
+// wake-up and a switch to another thread for every buffer a program makes and drops.
+// releaseBuffer() frees most buffers itself and watches only the others.
+void publish(Buffer *b) {
+  Buffer *old = g_buffers.insert(b->handle, b);
+  if (old == b) {  // table full: commands on it go to PoCL; the callback frees it
+    MutexLock lock(releaseMutex());
+    if (!watch(b)) delete b;
+    return;
+  }
+  // `old`: a record whose buffer died without passing through releaseBuffer() (released
+  // by PoCL's own entry point); it and its memory are leaked, not freed under a reader.
+}
 }  // namespace
 
 cl_mem createBuffer(cl_context context, bool with_properties,
@@ -289,6 +312,31 @@ bool bufferPointer(cl_mem mem, Queue &queue, void **out) {
   *out = ptr;
   return true;
 }
+
+cl_int releaseBuffer(cl_mem mem) {
+  Buffer *b = g_buffers.find(mem);
+  if (!isEntry(b) || b->id != pocl::objectId(mem)) return next().clReleaseMemObject(mem);
+  MutexLock lock(releaseMutex());
+  if (!b->watched) {
+    // PoCL's count holds the application's references, a sub-buffer's hold on its
+    // parent, and every command (of PoCL's queue, or a background launch) that still
+    // uses the buffer. At 1 this release destroys it, at once and on this thread.
+    cl_uint refs = 0;
+    if (next().clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs,
+                                  nullptr) == CL_SUCCESS &&
+        refs == 1) {
+      const cl_int err = next().clReleaseMemObject(mem);
+      if (err == CL_SUCCESS) forget(mem, b);
+      return err;
+    }
+    // Still used elsewhere: PoCL destroys it later; the callback frees it then. If PoCL
+    // refuses the callback the buffer's memory stays allocated for good.
+    watch(b);
+  }
+  return next().clReleaseMemObject(mem);
+}
+
+std::uint64_t buffersLeftToPocl() { return g_watched.load(std::memory_order_relaxed); }
 
 void forgetLearnedPointer(cl_mem mem) {
   Learned &l = learned();

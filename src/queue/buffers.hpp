@@ -7,9 +7,9 @@
 // (clCreateBuffer.c: mem_host_ptr = host_ptr). What the application asked for stays what
 // it sees: clGetMemObjectInfo reports its own flags and no host pointer
 // (reportedMemInfo). The memory starts zeroed (or with CL_MEM_COPY_HOST_PTR's bytes),
-// where PoCL's holds whatever its heap held (buffers.cpp, allocate). It is freed by a
-// destructor callback, when PoCL destroys the buffer after its last release and its last
-// command.
+// where PoCL's holds whatever its heap held (buffers.cpp, allocate). It is freed with the
+// buffer's last release (releaseBuffer), or, when a command or a sub-buffer still holds
+// the buffer then, by a destructor callback when PoCL destroys it.
 //
 // Buffers the application creates with CL_MEM_USE_HOST_PTR are known too (their memory
 // is the application's), and sub-buffers of known buffers (parent + origin).
@@ -37,6 +37,7 @@ struct Buffer {
   cl_mem root = nullptr;    // the buffer that owns the memory (itself, or a sub-buffer's parent)
   std::size_t origin = 0;   // offset in `root` (sub-buffers)
   bool own_memory = false;  // hostkernel allocated `pointer` (USE_HOST_PTR hidden from view)
+  bool watched = false;     // its end is left to PoCL's destructor callback (releaseBuffer)
 };
 
 // clCreateBuffer or (`with_properties`) clCreateBufferWithProperties through hostkernel:
@@ -49,6 +50,14 @@ cl_mem createBuffer(cl_context context, bool with_properties,
 // clCreateSubBuffer through hostkernel: PoCL's, then recorded when the parent is known.
 cl_mem createSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
                        const void *info, cl_int *err);
+
+// hkReleaseMemObject's work. A known buffer released for the last time (PoCL's count at 1)
+// is forgotten and its memory freed at once; one that something else still holds is left
+// to a destructor callback. Must be how every release of a known buffer reaches PoCL: a
+// buffer PoCL's own clReleaseMemObject destroys leaks its record and its memory.
+cl_int releaseBuffer(cl_mem mem);
+// How many buffers releaseBuffer() has left to a destructor callback so far (for tests).
+std::uint64_t buffersLeftToPocl();
 
 // The record of a live buffer hostkernel knows, else null. Lock-free.
 const Buffer *findBuffer(cl_mem mem);
