@@ -226,6 +226,11 @@ cl_int hkReleaseCommandQueue(cl_command_queue q) {
   if (last) {
     // Releasing a queue waits for its commands, as clReleaseCommandQueue does.
     hk::queue::forget(q);
+    // Spare events hold the context: the queue may have been the last thing that did.
+    cl_context c = nullptr;
+    if (next().clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof c, &c, nullptr) ==
+        CL_SUCCESS)
+      hk::queue::releaseSpareEvents(c);
   }
   return next().clReleaseCommandQueue(q);
 }
@@ -233,6 +238,7 @@ cl_int hkReleaseCommandQueue(cl_command_queue q) {
 cl_int hkReleaseContext(cl_context c) {
   if (!c) return CL_INVALID_CONTEXT;
   hk::queue::settleAny();
+  hk::queue::releaseSpareEvents(c);  // else they would keep it alive
   return next().clReleaseContext(c);
 }
 

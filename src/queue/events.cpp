@@ -4,11 +4,13 @@
 
 #include <atomic>
 #include <cstring>
+#include <deque>
 #include <unordered_map>
 
 #include "base/next.hpp"
 #include "base/thread_safety.hpp"
 #include "pocl/abi.hpp"
+#include "pocl/object_id.hpp"
 
 namespace hk::queue {
 namespace {
@@ -18,12 +20,27 @@ struct DirectEvent {
   cl_command_type type = CL_COMMAND_NDRANGE_KERNEL;
   bool timed = false;
   cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+  // Set by completeEvent: the event was complete (CL_COMPLETE) when made, so a command
+  // that waits for it waits for nothing. Events of background launches and of PoCL's
+  // commands are recorded without it.
+  bool complete = false;
+  cl_context context = nullptr;  // with `complete`
+  std::uint64_t id = 0;          // PoCL's object id, with `complete`: tells a new event
+                                 // at the address of one released behind hostkernel's back
+  bool spare = false;            // released by the application, kept for reuse
 };
+
+// How many released complete events are kept for reuse. A user event costs PoCL an
+// allocation and a release a free (and on 7.1 a status change signals a condition
+// variable): a program that asks each launch for an event and releases it after the
+// next step reuses one or two. Each spare holds a reference to its context.
+constexpr std::size_t kMaxSpareEvents = 16;
 
 // Never destroyed: events may be released by atexit handlers after static destructors.
 struct EventTable {
   Mutex mutex;
   std::unordered_map<cl_event, DirectEvent> events GUARDED_BY(mutex);
+  std::deque<cl_event> spares GUARDED_BY(mutex);  // oldest first
   // events.size(), readable without the lock: programs that never ask a direct launch
   // for an event pay one relaxed load per event call.
   std::atomic<std::size_t> count{0};
@@ -44,9 +61,28 @@ bool lookup(cl_event event, DirectEvent &out) {
   EventTable &t = table();
   MutexLock lock(t.mutex);
   auto it = t.events.find(event);
-  if (it == t.events.end()) return false;
+  if (it == t.events.end() || it->second.spare) return false;
   out = it->second;
   return true;
+}
+
+// A spare event of `context`, taken out of the pool (its record stays), else null.
+cl_event takeSpare(EventTable &t, cl_context context) REQUIRES(t.mutex) {
+  for (auto it = t.spares.begin(); it != t.spares.end(); ++it) {
+    auto rec = t.events.find(*it);
+    if (rec == t.events.end() || rec->second.context != context) continue;
+    cl_event e = *it;
+    t.spares.erase(it);
+    return e;
+  }
+  return nullptr;
+}
+
+// Forgets the spare `event` and gives PoCL its last reference.
+void dropSpare(EventTable &t, cl_event event) REQUIRES(t.mutex) {
+  t.events.erase(event);
+  t.count.store(t.events.size(), std::memory_order_release);
+  next().clReleaseEvent(event);
 }
 
 // clGetXxxInfo's contract for a fixed-size value, as PoCL implements it.
@@ -62,8 +98,11 @@ cl_int returnInfo(const T &v, size_t size, void *value, size_t *size_ret) {
 
 }  // namespace
 
-void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type type,
-                       const CommandTimes *times, cl_ulong end) {
+namespace {
+
+void recordDirectEvent(EventTable &t, cl_event event, cl_command_queue queue,
+                       cl_command_type type, const CommandTimes *times, cl_ulong end)
+    REQUIRES(t.mutex) {
   DirectEvent e;
   e.queue = queue;
   e.type = type;
@@ -74,16 +113,38 @@ void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type t
     e.start = times->start < e.queued ? e.queued : times->start;
     e.end = end < e.start ? e.start : end;
   }
-  EventTable &t = table();
-  MutexLock lock(t.mutex);
   // A new event at the address of one that died without hkReleaseEvent replaces it.
   t.events.insert_or_assign(event, e);
   t.count.store(t.events.size(), std::memory_order_release);
 }
 
+}  // namespace
+
+void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type type,
+                       const CommandTimes *times, cl_ulong end) {
+  EventTable &t = table();
+  MutexLock lock(t.mutex);
+  recordDirectEvent(t, event, queue, type, times, end);
+}
+
 cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
                      const CommandTimes *times, bool failed) {
   const cl_ulong end = q.profiling ? profilingClock() : 0;
+  CommandTimes now{end, end};
+  const CommandTimes *kept = q.profiling ? (times ? times : &now) : nullptr;
+  EventTable &t = table();
+  if (!failed && maybeKnown()) {
+    MutexLock lock(t.mutex);
+    if (cl_event e = takeSpare(t, q.context)) {
+      recordDirectEvent(t, e, q.handle, type, kept, end);
+      DirectEvent &rec = t.events[e];
+      rec.complete = true;
+      rec.context = q.context;
+      rec.id = pocl::objectId(e);
+      *event = e;
+      return CL_SUCCESS;
+    }
+  }
   cl_int err = CL_SUCCESS;
   cl_event e = next().clCreateUserEvent(q.context, &err);
   if (err != CL_SUCCESS) return err;
@@ -92,10 +153,48 @@ cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
     next().clReleaseEvent(e);
     return err;
   }
-  CommandTimes now{end, end};
-  recordDirectEvent(e, q.handle, type, q.profiling ? (times ? times : &now) : nullptr, end);
+  {
+    MutexLock lock(t.mutex);
+    recordDirectEvent(t, e, q.handle, type, kept, end);
+    if (!failed) {
+      DirectEvent &rec = t.events[e];
+      rec.complete = true;
+      rec.context = q.context;
+      rec.id = pocl::objectId(e);
+    }
+  }
   *event = e;
   return CL_SUCCESS;
+}
+
+bool allCompleteDirectEvents(cl_context context, cl_uint n, const cl_event *events) {
+  if (!events || !maybeKnown()) return false;
+  EventTable &t = table();
+  MutexLock lock(t.mutex);
+  for (cl_uint i = 0; i < n; ++i) {
+    auto it = t.events.find(events[i]);
+    if (it == t.events.end()) return false;
+    const DirectEvent &e = it->second;
+    if (!e.complete || e.spare || e.context != context || e.id != pocl::objectId(events[i]))
+      return false;
+  }
+  return true;
+}
+
+void releaseSpareEvents(cl_context context) {
+  if (!maybeKnown()) return;
+  EventTable &t = table();
+  MutexLock lock(t.mutex);
+  for (auto it = t.spares.begin(); it != t.spares.end();) {
+    auto rec = t.events.find(*it);
+    if (rec != t.events.end() && context && rec->second.context != context) {
+      ++it;
+      continue;
+    }
+    cl_event e = *it;
+    it = t.spares.erase(it);
+    dropSpare(t, e);
+  }
 }
 
 cl_int releaseEvent(cl_event event) {
@@ -104,12 +203,25 @@ cl_int releaseEvent(cl_event event) {
   MutexLock lock(t.mutex);
   auto it = t.events.find(event);
   if (it == t.events.end()) return next().clReleaseEvent(event);
+  if (it->second.spare) return CL_INVALID_EVENT;  // released already
   // Reading the count and releasing under the table's lock: two threads releasing the
   // last two references cannot both miss the last one.
   cl_uint refs = 0;
   cl_int err = next().clGetEventInfo(event, CL_EVENT_REFERENCE_COUNT, sizeof refs, &refs,
                                      nullptr);
   if (err != CL_SUCCESS) return err;
+  if (refs == 1 && it->second.complete && it->second.id == pocl::objectId(event)) {
+    // The application's last reference: the event stays complete, and its next use is
+    // as the event of another direct command of its context.
+    it->second.spare = true;
+    t.spares.push_back(event);
+    if (t.spares.size() > kMaxSpareEvents) {
+      cl_event oldest = t.spares.front();
+      t.spares.pop_front();
+      dropSpare(t, oldest);
+    }
+    return CL_SUCCESS;
+  }
   err = next().clReleaseEvent(event);
   if (err == CL_SUCCESS && refs <= 1) {
     t.events.erase(it);

@@ -5,6 +5,7 @@
 // hkGetEventInfo and hkGetEventProfilingInfo answer from it, hkReleaseEvent forgets an
 // event with its last reference. Only commands that ask for an event touch the table (a
 // mutex and a map).
+// Events the application releases are kept for reuse (releaseEvent).
 //
 //   CommandTimes t = CommandTimes::begin();      // on entry, when an event is requested
 //   t.start = profilingClock();                  // just before the work
@@ -49,7 +50,20 @@ void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type t
 cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
                      const CommandTimes *times, bool failed = false);
 
-// hkReleaseEvent's work: releases `event`, forgetting it with its last reference.
+// hkReleaseEvent's work: releases `event`, forgetting it with its last reference. A
+// complete event of a direct command (completeEvent) is not given back to PoCL then but
+// kept as a spare (at most 16, the oldest go first), which completeEvent hands out again
+// for its context: the same cl_event, complete, with a new record.
 cl_int releaseEvent(cl_event event);
+
+// True if every event of the list is one completeEvent made, complete without failure,
+// of `context`: a command that waits for them waits for nothing and may run directly
+// without asking PoCL about them. False for an empty or null list.
+bool allCompleteDirectEvents(cl_context context, cl_uint n, const cl_event *events);
+
+// Gives PoCL back the spare events of `context` (every spare for null). Each holds a
+// reference to its context: a program that releases its context expects it destroyed
+// once nothing of its own holds it (its destructor callbacks run then).
+void releaseSpareEvents(cl_context context);
 
 }  // namespace hk::queue

@@ -58,6 +58,14 @@ struct LaunchCall {
   const cl_event *waits;
   cl_event *event;
 
+  // The same call without its wait list, once every event of it is known complete.
+  LaunchCall withoutWaits() const {
+    LaunchCall c = *this;
+    c.nwait = 0;
+    c.waits = nullptr;
+    return c;
+  }
+
   // The same call with other sizes.
   LaunchCall withSizes(const size_t *new_global, const size_t *new_local) const {
     LaunchCall c = *this;
@@ -236,13 +244,24 @@ cl_int launchAdmitted(KernelEntry &k, Queue &q, const LaunchCall &c, CommandTime
   if (!q->direct) return toQueue(*k, *q, q->reason, c);
   if (k->context != q->context) return toQueue(*k, *q, HK_REASON_INVALID_LAUNCH, c);
   if (c.dim < 1 || c.dim > 3 || !c.global) return toQueue(*k, *q, HK_REASON_INVALID_LAUNCH, c);
-  if (hasIncompleteUserEvent(c.nwait, c.waits) ||
-      (c.nwait && !awaitWaitList(c.nwait, c.waits))) {
+  // Complete direct events (a chain of direct launches) are nothing to wait for.
+  const bool waits_done = c.nwait && allCompleteDirectEvents(q->context, c.nwait, c.waits);
+  if (c.nwait && !waits_done && !waitListOfContext(q->context, c.nwait, c.waits))
+    return toQueue(*k, *q, HK_REASON_POCL_CHECKS, c);  // for PoCL's error
+  if (!waits_done && (hasIncompleteUserEvent(c.nwait, c.waits) ||
+                      (c.nwait && !awaitWaitList(c.nwait, c.waits)))) {
     q->addBlockers(c.nwait, c.waits);  // PoCL will hold this launch until they complete
     return toQueue(*k, *q, HK_REASON_USER_EVENT, c);
   }
   if (q->stillBlocked()) return toQueue(*k, *q, HK_REASON_USER_EVENT, c);
-  return launchAdmitted(*k, *q, c, times);
+  return launchAdmitted(*k, *q, waits_done ? c.withoutWaits() : c, times);
+}
+
+// A wait list of complete direct events (a chain of launches, each waiting for the
+// last one's event): nothing to wait for, and PoCL's checks of the list pass (same
+// context, valid events). Out of line: the fast path without a list pays nothing.
+[[gnu::noinline]] bool waitsDone(const Queue &q, cl_uint nwait, const cl_event *waits) {
+  return allCompleteDirectEvents(q.context, nwait, waits);
 }
 
 }  // namespace
@@ -255,9 +274,10 @@ cl_int enqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint di
   KernelEntry *k = g_kernels.find(kernel);
   Queue *q = g_queues.find(queue);
   launch::Plan plan;
-  if (isEntry(k) && isEntry(q) && nwait == 0 && k->plans_valid.load(std::memory_order_acquire) &&
+  if (isEntry(k) && isEntry(q) && k->plans_valid.load(std::memory_order_acquire) &&
       k->id == pocl::objectId(kernel) && q->id == pocl::objectId(queue) &&
       q->device == k->device && q->idle() && global &&
+      (nwait == 0 || waitsDone(*q, nwait, waits)) &&
       k->plans.lookup(dim, offset, global, local, plan)) {
     kernel::ThreadState &ts = kernel::threadState();
     // The plan may come from a thread with a larger stack: its group must fit this one.

@@ -4,6 +4,7 @@
 
 #include "base/next.hpp"
 #include "queue/background.hpp"
+#include "queue/events.hpp"
 #include "pocl/abi.hpp"
 
 namespace hk::queue {
@@ -104,6 +105,16 @@ bool awaitWaitList(cl_uint num_events, const cl_event *events) {
   return submittedState(num_events, events) != 0;
 }
 
+bool waitListOfContext(cl_context context, cl_uint num_events, const cl_event *events) {
+  for (cl_uint i = 0; i < num_events; ++i) {
+    cl_context c = nullptr;
+    if (!events[i] || next().clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof c, &c,
+                                            nullptr) != CL_SUCCESS || c != context)
+      return false;
+  }
+  return true;
+}
+
 std::uint64_t givenSoFar(const Queue &q) { return q.enqueued.load(std::memory_order_acquire); }
 
 void noteEnqueued(Queue &q, cl_uint num_events, const cl_event *events) {
@@ -122,12 +133,9 @@ Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool block
   // A count of 0 with a list is an error (CL_INVALID_EVENT_WAIT_LIST) PoCL reports for
   // these commands: run directly, the command would succeed instead.
   if (num_events == 0) return events ? Admission{false, HK_REASON_POCL_CHECKS} : Admission{true};
-  for (cl_uint i = 0; i < num_events; ++i) {  // PoCL's errors for a bad list are its own
-    cl_context c = nullptr;
-    if (!events[i] || next().clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof c, &c,
-                                            nullptr) != CL_SUCCESS || c != q.context)
-      return {false, HK_REASON_POCL_CHECKS};
-  }
+  if (allCompleteDirectEvents(q.context, num_events, events)) return {true};
+  // PoCL's errors for a bad list are its own.
+  if (!waitListOfContext(q.context, num_events, events)) return {false, HK_REASON_POCL_CHECKS};
   switch (waitListState(num_events, events, false)) {
     case 1: return {true};
     case -1: return {false, HK_REASON_POCL_CHECKS};

@@ -36,6 +36,11 @@ Admission admit(Queue &q, cl_uint num_events, const cl_event *events, bool block
 // CL_INVALID_EVENT_WAIT_LIST: a NULL list with a nonzero count.
 bool waitListValid(cl_uint num_events, const cl_event *events);
 
+// True if every event of the list is a valid event of `context`. PoCL answers any other
+// list with an error (CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST) before it waits:
+// such a command must go to PoCL, not wait and run.
+bool waitListOfContext(cl_context context, cl_uint num_events, const cl_event *events);
+
 // True if the wait list holds an incomplete user event, or an incomplete command of a
 // blocked queue (one holding a command that waits for a user event).
 bool hasIncompleteUserEvent(cl_uint num_events, const cl_event *events);
