@@ -13,6 +13,10 @@
 # environment: N1 (default 200), N2 (default 1200), WARMUP (default 200),
 #              PATHS (default "hostkernel queue"), CASE (default launch/trivial),
 #              KEEP=1 keeps the callgrind files.
+# The last column counts the main thread alone (callgrind --separate-threads): the
+# launching thread's own instructions, without PoCL's worker threads or a compile that
+# another thread runs during one of the two runs only (tests/bench/instructions.cmake
+# bounds it).
 # A team case counts spinning (callgrind runs one thread at a time, so a spinning worker
 # spins for as long as it is let): count it with HOSTKERNEL_SPIN_US=0, e.g.
 #   CASE=launch/team-empty PATHS=hostkernel HOSTKERNEL_SPIN_US=0 scripts/callgrind-launch.sh
@@ -43,9 +47,9 @@ total_ir() {
   awk '/^totals:/ { t = $2 } /^summary:/ { s = $2 } END { if (t != "") print t; else if (s != "") print s; else exit 1 }' "$1"
 }
 
-run() {  # path n -> prints total Ir
+run() {  # path n -> prints "total-Ir main-thread-Ir"
   local file=$out/callgrind.$1.$2.out
-  if ! valgrind --tool=callgrind --callgrind-out-file="$file" \
+  if ! valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$file" \
       "$bench" --callgrind-case "$case_name" --callgrind-trivial "$1" "$2" \
       --callgrind-warmup "$warmup" \
       >"$out/log.$1.$2" 2>&1; then
@@ -53,15 +57,25 @@ run() {  # path n -> prints total Ir
     tail -n 30 "$out/log.$1.$2" >&2
     exit 1
   fi
-  total_ir "$file" || { echo "no totals in $file" >&2; exit 1; }
+  local total=0 main="" f ir
+  for f in "$file"-*; do
+    ir=$(total_ir "$f") || { echo "no totals in $f" >&2; exit 1; }
+    total=$((total + ir))
+    [[ $f == "$file-01" ]] && main=$ir
+  done
+  [[ -n $main ]] || { echo "no main-thread file $file-01" >&2; exit 1; }
+  echo "$total $main"
 }
 
 echo "$case_name under callgrind: warm-up $warmup, N1=$n1, N2=$n2 launches"
-printf '%-12s %16s %16s %14s\n' path "Ir(N1)" "Ir(N2)" "Ir/launch"
+printf '%-12s %16s %16s %14s %14s\n' path "Ir(N1)" "Ir(N2)" "Ir/launch" "main/launch"
+per_launch() {  # Ir(N1) Ir(N2)
+  awk -v a="$1" -v b="$2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.1f", (b - a) / (n2 - n1) }'
+}
 for path in $paths; do
-  t1=$(run "$path" "$n1")
-  t2=$(run "$path" "$n2")
-  per=$(awk -v a="$t1" -v b="$t2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.1f", (b - a) / (n2 - n1) }')
-  printf '%-12s %16s %16s %14s\n' "$path" "$t1" "$t2" "$per"
+  read -r t1 m1 <<<"$(run "$path" "$n1")"
+  read -r t2 m2 <<<"$(run "$path" "$n2")"
+  printf '%-12s %16s %16s %14s %14s\n' "$path" "$t1" "$t2" "$(per_launch "$t1" "$t2")" \
+    "$(per_launch "$m1" "$m2")"
 done
 if [[ ${KEEP:-0} == 1 ]]; then echo "callgrind files kept in $out"; fi
