@@ -37,6 +37,15 @@ class BufferLifetime : public ::testing::Test {
     EXPECT_EQ(err, CL_SUCCESS);
     return m;
   }
+  // Writes 4 KB of `value` into `m` and reads them back.
+  void RoundTrip(cl_mem m, int value) {
+    std::vector<int> in(1024, value), out(1024, -1);
+    ASSERT_EQ(hkEnqueueWriteBuffer(q_, m, CL_TRUE, 0, 4096, in.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(hkEnqueueReadBuffer(q_, m, CL_TRUE, 0, 4096, out.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(out, in);
+  }
   // Waits (up to 10 s) for the record of `m` to go: PoCL 7.1 runs destructor callbacks
   // on its own thread.
   static bool Forgotten(cl_mem m) {
@@ -56,12 +65,7 @@ TEST_F(BufferLifetime, ALastReleaseFreesTheBufferAtOnce) {
     cl_mem m = NewBuffer(4096);
     ASSERT_NE(m, nullptr);
     ASSERT_NE(findBuffer(m), nullptr) << "hostkernel gives new buffers their memory";
-    std::vector<int> in(1024, i), out(1024, -1);
-    ASSERT_EQ(hkEnqueueWriteBuffer(q_, m, CL_TRUE, 0, 4096, in.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
-    ASSERT_EQ(hkEnqueueReadBuffer(q_, m, CL_TRUE, 0, 4096, out.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
-    EXPECT_EQ(out, in);
+    ASSERT_NO_FATAL_FAILURE(RoundTrip(m, i));
     ASSERT_EQ(hkReleaseMemObject(m), CL_SUCCESS);
     EXPECT_EQ(findBuffer(m), nullptr) << "forgotten with its last release";
   }
@@ -103,12 +107,7 @@ TEST_F(BufferLifetime, AParentReleasedBeforeItsSubBufferStaysForIt) {
   ASSERT_NE(findBuffer(sub), nullptr);
   ASSERT_EQ(hkReleaseMemObject(parent), CL_SUCCESS);
   EXPECT_NE(findBuffer(parent), nullptr) << "the sub-buffer holds it";
-  std::vector<int> in(1024, 3), out(1024, -1);
-  ASSERT_EQ(hkEnqueueWriteBuffer(q_, sub, CL_TRUE, 0, 4096, in.data(), 0, nullptr, nullptr),
-            CL_SUCCESS);
-  ASSERT_EQ(hkEnqueueReadBuffer(q_, sub, CL_TRUE, 0, 4096, out.data(), 0, nullptr, nullptr),
-            CL_SUCCESS);
-  EXPECT_EQ(out, in);
+  ASSERT_NO_FATAL_FAILURE(RoundTrip(sub, 3));
   ASSERT_EQ(hkReleaseMemObject(sub), CL_SUCCESS);
   EXPECT_EQ(findBuffer(sub), nullptr);
   EXPECT_TRUE(Forgotten(parent));
