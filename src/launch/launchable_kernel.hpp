@@ -36,6 +36,12 @@ struct LaunchCounts {
       r.store(r.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
   }
+  // Back to zero (a kernel object that takes over a released one's entry starts there).
+  void clear() {
+    for (auto &c : by_path) c.store(0, std::memory_order_relaxed);
+    for (auto &c : by_reason) c.store(0, std::memory_order_relaxed);
+    background.store(0, std::memory_order_relaxed);
+  }
 };
 
 class LaunchableKernel : public kernel::DeviceKernel {

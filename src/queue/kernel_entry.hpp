@@ -40,6 +40,13 @@ struct KernelEntry : launch::LaunchableKernel {
   // argument (Registry::findArgMeta).
   std::atomic<const pocl::KernelRecord *> arg_meta{nullptr};
   std::shared_ptr<program::ProgramImage> arg_meta_owner;
+
+  // Makes this entry, kept from a released kernel object of the same program and kernel
+  // (Registry::keepReleased), the entry of the new kernel object `kernel`: what the entry
+  // learned about the kernel's function stays (its prepared image, plans, timing,
+  // specialization, team choice), what belongs to the object goes (its arguments, all
+  // unset, and its counts). Before the entry is published: no other thread knows it.
+  void startOver(cl_kernel kernel, std::uint64_t kernel_id, cl_uint num_args);
 };
 
 }  // namespace hk::queue

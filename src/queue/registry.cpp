@@ -58,7 +58,40 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   pocl::checkObjectIds(k->context);
   k->id = pocl::objectId(kernel);
   k->program_id = pocl::objectId(k->program);
-  k->args.reset(num_args);
+  std::unique_ptr<KernelEntry> kept;
+  {
+    MutexLock lock(mutex_);
+    kept = takeReleased(k->program, k->program_id, k->name, num_args, k->context);
+  }
+  const bool taken = kept != nullptr;
+  if (taken) {
+    kept->startOver(kernel, k->id, num_args);  // after mutex_: k.mutex comes first
+    k = std::move(kept);
+  } else {
+    k->args.reset(num_args);
+    prepareNew(*k, kernel, num_args);
+  }
+  KernelEntry *raw = k.get();
+  KernelEntry *old = nullptr;
+  {
+    MutexLock lock(mutex_);
+    if (!taken) seedFromProgram(*k);
+    if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
+      return other;
+    old = kernels.insert(kernel, raw);
+    if (old == raw) return nullptr;  // table full: stays unknown
+    k.release();
+  }
+  if (isEntry(old)) {
+    retireCounts(*old);
+    delete old;
+  }
+  return raw;
+}
+
+void Registry::prepareNew(KernelEntry &entry, cl_kernel kernel, cl_uint num_args) {
+  KernelEntry *k = &entry;
+  const auto &cl = next();
   if ((k->native = nativeProgram(k->program)) && num_args > 0) {
     char type[64] = {};
     if (cl.clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type,
@@ -72,22 +105,6 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
     }
   }
   if (!k->native) findArgMeta(*k);
-  KernelEntry *raw = k.get();
-  KernelEntry *old = nullptr;
-  {
-    MutexLock lock(mutex_);
-    seedFromProgram(*k);
-    if (KernelEntry *other = kernels.find(kernel); isEntry(other) && other->id == k->id)
-      return other;
-    old = kernels.insert(kernel, raw);
-    if (old == raw) return nullptr;  // table full: stays unknown
-    k.release();
-  }
-  if (isEntry(old)) {
-    retireCounts(*old);
-    delete old;
-  }
-  return raw;
 }
 
 namespace {
@@ -178,17 +195,65 @@ void Registry::seedFromProgram(KernelEntry &k) {
 void Registry::dropKernel(cl_kernel kernel, bool released) {
   KernelEntry *old = kernels.remove(kernel, released);
   if (!old) return;
+  retireCounts(*old);
   if (released) {
     MutexLock lock(mutex_);
     keepHistory(*old);
+    if (keepReleased(old)) return;
   }
-  retireCounts(*old);
   delete old;
+}
+
+bool Registry::keepReleased(KernelEntry *k) {
+  // Native kernels have a hidden argument and variants of their own: made anew.
+  if (k->native || k->hidden_ndrange || !k->id || !k->program_id ||
+      !k->image.load(std::memory_order_relaxed))
+    return false;
+  auto slot = programs_.find(k->program);
+  if (slot == programs_.end() || slot->second.id != k->program_id || !slot->second.image)
+    return false;
+  ReleasedKey key{k->program, k->name};
+  auto [it, added] = released_.try_emplace(key);
+  it->second.reset(k);  // replaces an older one of the same kernel
+  if (added) released_order_.push_back(std::move(key));
+  while (released_.size() > kMaxReleasedEntries) {
+    released_.erase(released_order_.front());
+    released_order_.pop_front();
+  }
+  return true;
+}
+
+std::unique_ptr<KernelEntry> Registry::takeReleased(cl_program program,
+                                                    std::uint64_t program_id,
+                                                    const std::string &name, cl_uint num_args,
+                                                    cl_context context) {
+  if (released_.empty()) return nullptr;
+  auto it = released_.find(ReleasedKey{program, name});
+  if (it == released_.end()) return nullptr;
+  std::unique_ptr<KernelEntry> k = std::move(it->second);
+  for (auto o = released_order_.begin(); o != released_order_.end(); ++o)
+    if (*o == it->first) {
+      released_order_.erase(o);
+      break;
+    }
+  released_.erase(it);
+  // Another program at a released one's address: its kernels are not these.
+  if (k->program_id != program_id || k->args.numArgs() != num_args || k->context != context)
+    return nullptr;
+  return k;
+}
+
+void Registry::dropReleased(cl_program program) {
+  for (auto it = released_.lower_bound(ReleasedKey{program, std::string()});
+       it != released_.end() && it->first.first == program;)
+    it = released_.erase(it);
+  std::erase_if(released_order_, [program](const ReleasedKey &k) { return k.first == program; });
 }
 
 void Registry::dropProgram(cl_program program) {
   MutexLock lock(mutex_);
   programs_.erase(program);
+  dropReleased(program);  // a rebuilt program has new code; a released one, none
 }
 
 void Registry::programCreated(cl_program program) {

@@ -8,9 +8,11 @@
 //   KernelEntry *k = r.kernelEntry(handle, &err);      // slow path: creates on first use
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "queue/kernel_entry.hpp"
 #include "base/object_table.hpp"
@@ -62,7 +64,9 @@ class Registry {
   void programCreated(cl_program program);
   int countProgramReference(cl_program program, int delta);
 
-  // Forget state when OpenCL objects die or a new object may reuse an address.
+  // Forget state when OpenCL objects die or a new object may reuse an address. A
+  // released kernel's entry is kept for the program's next kernel object of the same
+  // kernel (keepReleased), until the program is dropped.
   void dropKernel(cl_kernel kernel, bool released);
   void dropProgram(cl_program program);
 
@@ -92,6 +96,23 @@ class Registry {
   // from it.
   void keepHistory(const KernelEntry &k) REQUIRES(mutex_);
   void seedFromProgram(KernelEntry &k) REQUIRES(mutex_);
+  // Entries of released kernel objects, by program and kernel name: a program that makes
+  // a kernel object per call (PyOpenCL's kernels of element-wise expressions, a new
+  // cl::Kernel per call) finds its kernel prepared, planned and timed, as a kept object
+  // would. At most kMaxReleasedEntries (the oldest go first), and only while the
+  // program's image is kept: they hold it, and a rebuilt or released program drops them.
+  static constexpr std::size_t kMaxReleasedEntries = 64;
+  using ReleasedKey = std::pair<cl_program, std::string>;
+  bool keepReleased(KernelEntry *k) REQUIRES(mutex_);
+  std::unique_ptr<KernelEntry> takeReleased(cl_program program, std::uint64_t program_id,
+                                            const std::string &name, cl_uint num_args,
+                                            cl_context context) REQUIRES(mutex_);
+  void dropReleased(cl_program program) REQUIRES(mutex_);
+  // A new entry's set-up from PoCL's kernel: its hidden ndrange (native kernels) and the
+  // argument records hkSetKernelArg checks against.
+  void prepareNew(KernelEntry &k, cl_kernel kernel, cl_uint num_args);
+  std::map<ReleasedKey, std::unique_ptr<KernelEntry>> released_ GUARDED_BY(mutex_);
+  std::deque<ReleasedKey> released_order_ GUARDED_BY(mutex_);  // oldest first
   std::map<cl_program, ProgramSlot> programs_ GUARDED_BY(mutex_);
   // id, count
   std::map<cl_program, std::pair<std::uint64_t, int>> program_references_ GUARDED_BY(mutex_);
