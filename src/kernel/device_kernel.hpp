@@ -112,6 +112,12 @@ class DeviceKernel {
     const program::KernelImage *s = specialized_image.load(std::memory_order_acquire);
     return s && pocl::acceptsLaunch(specialized_geometry, pc) ? s : nullptr;
   }
+  // Counts a launch that ran specializedFor()'s function. Only the launching thread of
+  // the kernel writes the count (a load and a store, no locked instruction).
+  void countSpecializedLaunch() {
+    specialized_launches.store(specialized_launches.load(std::memory_order_relaxed) + 1,
+                               std::memory_order_relaxed);
+  }
   // Adds a team launch's work-group time to the kernel's total. True when the total has
   // reached the next specialization check: the next launch should take the slow path.
   bool addTeamWork(std::uint64_t ns);

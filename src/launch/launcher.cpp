@@ -191,11 +191,14 @@ void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path, std::uint
 }
 
 SplitProbe runSplitProbe(LaunchableKernel &k, Plan &plan) {
-  const LaunchBody body{k.image.load(std::memory_order_acquire), &k.args, &plan,
-                        k.printf_capacity, k.hidden_ndrange, k.unchecked};
+  // The function the team would run: the probe measures what leaving the team costs.
+  const program::KernelImage *specialized = k.specializedFor(plan.pc);
+  const LaunchBody body{specialized ? specialized : k.image.load(std::memory_order_acquire),
+                        &k.args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
   std::uint64_t sampled = 0, sampled_ns = 0, serial_ns = 0;
   switch (runSplit(body, &sampled, &sampled_ns, &serial_ns, k.trace_name, &k.team_choice)) {
     case TeamResult::Ran:
+      if (specialized) k.countSpecializedLaunch();
       k.team_gain.note(false, sampled_ns, sampled_ns, sampled);
       return {serial_ns, CL_SUCCESS, HK_PATH_TEAM};
     case TeamResult::OutOfMemory: return {0, CL_OUT_OF_HOST_MEMORY, HK_PATH_INLINE};

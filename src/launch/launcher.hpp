@@ -168,9 +168,7 @@ struct SplitProbe {
       case TeamResult::Ran:
         path = HK_PATH_TEAM;
         team_serial_ns = serial_ns;
-        if (specialized)
-          k.specialized_launches.store(k.specialized_launches.load(std::memory_order_relaxed) + 1,
-                                   std::memory_order_relaxed);
+        if (specialized) k.countSpecializedLaunch();
         break;
       case TeamResult::OutOfMemory: return CL_OUT_OF_HOST_MEMORY;
       case TeamResult::NotRun: break;
