@@ -96,10 +96,6 @@ cl_int returnInfo(const T &v, size_t size, void *value, size_t *size_ret) {
   return CL_SUCCESS;
 }
 
-}  // namespace
-
-namespace {
-
 void recordDirectEvent(EventTable &t, cl_event event, cl_command_queue queue,
                        cl_command_type type, const CommandTimes *times, cl_ulong end)
     REQUIRES(t.mutex) {
@@ -116,6 +112,16 @@ void recordDirectEvent(EventTable &t, cl_event event, cl_command_queue queue,
   // A new event at the address of one that died without hkReleaseEvent replaces it.
   t.events.insert_or_assign(event, e);
   t.count.store(t.events.size(), std::memory_order_release);
+}
+
+// Records `event` as completeEvent's: complete, of `q`'s context, with PoCL's id.
+void recordCompleteEvent(EventTable &t, cl_event event, const Queue &q, cl_command_type type,
+                         const CommandTimes *times, cl_ulong end) REQUIRES(t.mutex) {
+  recordDirectEvent(t, event, q.handle, type, times, end);
+  DirectEvent &rec = t.events[event];
+  rec.complete = true;
+  rec.context = q.context;
+  rec.id = pocl::objectId(event);
 }
 
 }  // namespace
@@ -136,11 +142,7 @@ cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
   if (!failed && maybeKnown()) {
     MutexLock lock(t.mutex);
     if (cl_event e = takeSpare(t, q.context)) {
-      recordDirectEvent(t, e, q.handle, type, kept, end);
-      DirectEvent &rec = t.events[e];
-      rec.complete = true;
-      rec.context = q.context;
-      rec.id = pocl::objectId(e);
+      recordCompleteEvent(t, e, q, type, kept, end);
       *event = e;
       return CL_SUCCESS;
     }
@@ -155,13 +157,10 @@ cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
   }
   {
     MutexLock lock(t.mutex);
-    recordDirectEvent(t, e, q.handle, type, kept, end);
-    if (!failed) {
-      DirectEvent &rec = t.events[e];
-      rec.complete = true;
-      rec.context = q.context;
-      rec.id = pocl::objectId(e);
-    }
+    if (failed)
+      recordDirectEvent(t, e, q.handle, type, kept, end);
+    else
+      recordCompleteEvent(t, e, q, type, kept, end);
   }
   *event = e;
   return CL_SUCCESS;

@@ -89,22 +89,20 @@ KernelEntry *Registry::kernelEntry(cl_kernel kernel, cl_int *err) {
   return raw;
 }
 
-void Registry::prepareNew(KernelEntry &entry, cl_kernel kernel, cl_uint num_args) {
-  KernelEntry *k = &entry;
-  const auto &cl = next();
-  if ((k->native = nativeProgram(k->program)) && num_args > 0) {
+void Registry::prepareNew(KernelEntry &k, cl_kernel kernel, cl_uint num_args) {
+  if ((k.native = nativeProgram(k.program)) && num_args > 0) {
     char type[64] = {};
-    if (cl.clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type,
-                              nullptr) == CL_SUCCESS &&
+    if (next().clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type,
+                                  nullptr) == CL_SUCCESS &&
         program::isNdrangeTypeName(type)) {
-      k->hidden_ndrange = true;
+      k.hidden_ndrange = true;
       // A placeholder so that binding succeeds: each launch points argument 0 at its own
       // plan's ndrange (launch/run_groups.hpp), or sets it on PoCL's kernel for the queue.
       const std::uint64_t zero[3] = {};
-      k->args.record(0, sizeof zero, zero);
+      k.args.record(0, sizeof zero, zero);
     }
   }
-  if (!k->native) findArgMeta(*k);
+  if (!k.native) findArgMeta(k);
 }
 
 namespace {
