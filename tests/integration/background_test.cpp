@@ -338,10 +338,29 @@ TEST_F(Background, ReleasingABufferItUsesKeepsTheBufferForIt) {
   EXPECT_EQ(InBackground(kernel) - before, 1u);
 }
 
+// "Short" is below HOSTKERNEL_BACKGROUND_US (5 us): a build or a machine where quick_fill's
+// launch call itself takes longer (ThreadSanitizer's, about 10 times slower) is not one
+// to test it on, and says so.
 TEST_F(Background, ShortLaunchesRunBeforeTheirCallsReturn) {
   cl_kernel quick = hkCreateKernel(program, "quick_fill", &err);
   ASSERT_EQ(err, CL_SUCCESS);
   ASSERT_EQ(hkSetKernelArg(quick, 0, sizeof out, &out), CL_SUCCESS);
+  auto fastest = std::chrono::nanoseconds::max();
+  // A kernel's first two launches run before their calls return, whatever they take.
+  for (int value = -2; value < 0; ++value) {
+    ASSERT_EQ(hkSetKernelArg(quick, 1, sizeof value, &value), CL_SUCCESS);
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, quick, 1, nullptr, &kItems, nullptr, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    fastest = std::min<std::chrono::nanoseconds>(fastest, std::chrono::steady_clock::now() - t0);
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  }
+  if (fastest >= std::chrono::microseconds(4)) {
+    EXPECT_EQ(hkReleaseKernel(quick), CL_SUCCESS);
+    GTEST_SKIP() << "a quick_fill launch takes " << fastest.count()
+                 << " ns here: not short next to the 5 us threshold";
+  }
   for (int value = 0; value < 50; ++value) {
     ASSERT_EQ(hkSetKernelArg(quick, 1, sizeof value, &value), CL_SUCCESS);
     ASSERT_EQ(hkEnqueueNDRangeKernel(q, quick, 1, nullptr, &kItems, nullptr, 0, nullptr,
