@@ -59,6 +59,22 @@ class TeamGain {
   // calling thread: `wall_ns` from start to end, `serial_ns` its groups' thread time.
   void note(bool on_team, std::uint64_t wall_ns, std::uint64_t serial_ns, std::uint64_t groups);
 
+  // Back to a new kernel's state: the team preferred, nothing measured. A kernel object
+  // that takes over a released one's entry (queue::KernelEntry::startOver) learns it
+  // again, as a new object did before entries were kept: a verdict of "the calling thread
+  // is as fast" would otherwise keep its launches on the generic function, off the team
+  // that runs the specialized one.
+  void reset() {
+    flags_.store(0, std::memory_order_relaxed);
+    budget_.store(kBudget, std::memory_order_relaxed);
+    since_probe_.store(0, std::memory_order_relaxed);
+    spent_ns_.store(0, std::memory_order_relaxed);
+    team_per_group_.store(0, std::memory_order_relaxed);
+    inline_per_group_.store(0, std::memory_order_relaxed);
+    best_since_probe_.store(UINT64_MAX, std::memory_order_relaxed);
+    switches_.store(0, std::memory_order_relaxed);
+  }
+
  private:
   static constexpr std::uint8_t kPreferInline = 1, kProbeDue = 2;
   // Shared by threads launching the same kernel: relaxed atomics, as the Sampler's; a

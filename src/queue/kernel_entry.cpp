@@ -17,6 +17,7 @@ void KernelEntry::startOver(cl_kernel kernel, std::uint64_t kernel_id, cl_uint n
   // What hkGetKernelLaunchInfo and hkGetKernelLaunchCounts report is per kernel object
   // (the old object's counts were retired under the kernel's name).
   counts.clear();
+  team_gain.reset();
   checked_groups.store(0, std::memory_order_relaxed);
   unchecked_groups.store(0, std::memory_order_relaxed);
   specialized_launches.store(0, std::memory_order_relaxed);

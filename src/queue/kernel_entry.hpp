@@ -45,7 +45,7 @@ struct KernelEntry : launch::LaunchableKernel {
   // (Registry::keepReleased), the entry of the new kernel object `kernel`: what the entry
   // learned about the kernel's function stays (its prepared image, plans, timing,
   // specialization, team choice), what belongs to the object goes (its arguments, all
-  // unset, and its counts). Before the entry is published: no other thread knows it.
+  // unset, its counts, and TeamGain's verdict, learned again as by a new object). Before the entry is published: no other thread knows it.
   void startOver(cl_kernel kernel, std::uint64_t kernel_id, cl_uint num_args);
 };
 
