@@ -65,6 +65,13 @@ class KernelTakeover : public ::testing::Test {
     for (float v : x) EXPECT_EQ(v, x[0]);
     return x[0];
   }
+  // A new kernel object of "scale", `launches` launches of it (Run), then its release.
+  float RunNewKernel(int launches) {
+    cl_kernel k = NewKernel();
+    const float x = Run(k, launches);
+    EXPECT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+    return x;
+  }
   static hk::queue::KernelEntry *Entry(cl_kernel k) {
     hk::queue::KernelEntry *e = hk::queue::registry().kernels.find(k);
     return hk::isEntry(e) ? e : nullptr;
@@ -101,28 +108,20 @@ TEST_F(KernelTakeover, ANewKernelObjectFindsItsKernelPrepared) {
 
 TEST_F(KernelTakeover, ARebuiltProgramsKernelStartsAfresh) {
   ASSERT_NO_FATAL_FAILURE(Build("-DVAL=2.0f"));
-  cl_kernel k = NewKernel();
-  EXPECT_EQ(Run(k, 3), 8.0f);
-  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  EXPECT_EQ(RunNewKernel(3), 8.0f);
   ASSERT_NO_FATAL_FAILURE(Build("-DVAL=3.0f"));  // the same program object, new code
-  k = NewKernel();
-  EXPECT_EQ(Run(k, 3), 27.0f);
-  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  EXPECT_EQ(RunNewKernel(3), 27.0f);
 }
 
 TEST_F(KernelTakeover, AnotherProgramsKernelOfTheSameNameStartsAfresh) {
   ASSERT_NO_FATAL_FAILURE(Build("-DVAL=2.0f"));
-  cl_kernel k = NewKernel();
-  EXPECT_EQ(Run(k, 3), 8.0f);
-  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  EXPECT_EQ(RunNewKernel(3), 8.0f);
   ASSERT_EQ(hkReleaseProgram(program_), CL_SUCCESS);  // its address may come back
   cl_int err = CL_SUCCESS;
   program_ = hkCreateProgramWithSource(ctx_, 1, &kSource, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   ASSERT_NO_FATAL_FAILURE(Build("-DVAL=5.0f"));
-  k = NewKernel();
-  EXPECT_EQ(Run(k, 2), 25.0f);
-  ASSERT_EQ(hkReleaseKernel(k), CL_SUCCESS);
+  EXPECT_EQ(RunNewKernel(2), 25.0f);
 }
 
 }  // namespace
