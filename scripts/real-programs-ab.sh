@@ -119,10 +119,13 @@ run() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-# "inline 123 team 0 queue 45 (reason x 45)" from a HOSTKERNEL_REPORT=1 report in $tmp/err.
+# "inline 123 team 0 queue 45 background 67 (reason x 45)" from a HOSTKERNEL_REPORT=1 report
+# in $tmp/err.
 launches() {
-  sed -nE 's/.* inline ([0-9]+) +team ([0-9]+) +queue ([0-9]+) *$/\1 \2 \3/p' "$tmp/err" |
-    awk '{i += $1; t += $2; q += $3} END {printf "inline %d team %d queue %d", i, t, q}'
+  sed -nE 's/.* inline ([0-9]+) +team ([0-9]+) +queue ([0-9]+) +background ([0-9]+) *$/\1 \2 \3 \4/p' \
+    "$tmp/err" |
+    awk '{i += $1; t += $2; q += $3; b += $4}
+         END {printf "inline %d team %d queue %d background %d", i, t, q, b}'
   sed -nE 's/^ +queue: ([0-9]+) x (.*)$/\2|\1/p' "$tmp/err" |
     awk -F'|' '{n[$1] += $2} END {s = ""; for (r in n) s = s (s ? ", " : "") r " x " n[r]; if (s) printf " (%s)", s}'
 }

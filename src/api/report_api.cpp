@@ -19,11 +19,14 @@ using hk::queue::registry;
 
 namespace {
 
-void printCounts(const char *name, const std::uint64_t *by_path, const std::uint64_t *by_reason) {
-  std::fprintf(stderr, "  %-32s inline %-10llu team %-10llu queue %-10llu\n", name,
-               (unsigned long long)by_path[HK_PATH_INLINE],
+// One kernel's launches by path; `background` of the inline and team ones ran in the
+// background (docs/background.md).
+void printCounts(const char *name, const std::uint64_t *by_path, const std::uint64_t *by_reason,
+                 std::uint64_t background) {
+  std::fprintf(stderr, "  %-32s inline %-10llu team %-10llu queue %-10llu background %llu\n",
+               name, (unsigned long long)by_path[HK_PATH_INLINE],
                (unsigned long long)by_path[HK_PATH_TEAM],
-               (unsigned long long)by_path[HK_PATH_QUEUE]);
+               (unsigned long long)by_path[HK_PATH_QUEUE], (unsigned long long)background);
   for (int r = 1; r < HK_REASON_COUNT; ++r)
     if (by_reason[r])
       std::fprintf(stderr, "  %-32s   queue: %llu x %s\n", "", (unsigned long long)by_reason[r],
@@ -193,10 +196,10 @@ void hkPrintReport(void) {
     std::uint64_t p[3], r[HK_REASON_COUNT];
     for (int i = 0; i < 3; ++i) p[i] = k->counts.by_path[i].load();
     for (int i = 0; i < HK_REASON_COUNT; ++i) r[i] = k->counts.by_reason[i].load();
-    printCounts(k->name.c_str(), p, r);
+    printCounts(k->name.c_str(), p, r, k->counts.background.load());
   });
   registry().forEachRetired([](const std::string &name, const Registry::RetiredCounts &c) {
-    printCounts((name + " (released)").c_str(), c.by_path, c.by_reason);
+    printCounts((name + " (released)").c_str(), c.by_path, c.by_reason, c.background);
   });
   printCommandCounts();
 }

@@ -24,6 +24,7 @@
 #include "queue/events.hpp"
 #include "team/cpu_mover.hpp"
 #include "team/dispatch.hpp"
+#include "team/team.hpp"
 #include "team/waiting.hpp"
 
 namespace hk::queue {
@@ -126,6 +127,7 @@ struct Runner {
   std::atomic<std::uint64_t> posted_ns{0};
   std::atomic<bool> woke{false};  // the hand-over had to wake the parked background thread
   std::atomic<std::uint64_t> spin_limit_ns{0};
+  std::atomic<unsigned> team_threads{0};  // the team's size for a team launch, else 0
   std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
   // The CPU the poster ran on when it handed the job over: the background thread moves
   // off it (CpuMover) rather than share it with the caller, which goes on running there.
@@ -328,10 +330,31 @@ bool startRunner(Runner &r) REQUIRES(r.post_mutex) {
 }
 
 // A caller that needed the launch's result this soon after its enqueue gained little or
-// nothing from it running in the background (kMinGapNs).
-void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns) {
-  if (nowNs() - posted_ns < std::max(kMinGapNs, k.sampler.lastNs() / 4)) {
-    const std::uint32_t misses = k.background_misses.load(std::memory_order_relaxed) + 1;
+// nothing from it running in the background. A launch on one thread loses only the
+// hand-over: a settle within kMinGapNs, or within a quarter of its duration, is a miss,
+// and kMissesInRow in a row pause the kernel. A team launch loses its share of the team:
+// from the background thread it runs on one thread fewer than from its caller
+// (Job::from_background), serial/(T-1) against serial/T for a team of T threads, so it
+// gains only when the caller's own work after the enqueue outlasts the difference,
+// serial/(T(T-1)): on two CPUs, half the kernel's serial time, which a caller that
+// waits for each launch (a benchmark's clFinish, a filter's read of its result) never
+// has. Each such miss costs the kernel that much, milliseconds for a long one, so one
+// pauses it, and each further one in a row doubles the pause (up to kPauseLaunches <<
+// kLongestPauseShift): a caller that never overlaps pays one miss in thousands of
+// launches. `team_threads`: the team's size for a team launch, else 0.
+void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns, unsigned team_threads) {
+  const std::uint64_t gap = nowNs() - posted_ns;
+  const std::uint32_t misses = k.background_misses.load(std::memory_order_relaxed) + 1;
+  if (team_threads > 1) {
+    const std::uint64_t worth =
+        k.sampler.serialNs() / (std::uint64_t{team_threads} * (team_threads - 1));
+    if (gap < std::max(kMinGapNs, worth)) {
+      const std::uint32_t shift = std::min(misses - 1, kLongestPauseShift);
+      k.background_misses.store(shift + 1, std::memory_order_relaxed);
+      k.background_pause.store(kPauseLaunches << shift, std::memory_order_relaxed);
+      return;
+    }
+  } else if (gap < std::max(kMinGapNs, k.sampler.lastNs() / 4)) {
     if (misses < kMissesInRow) {
       k.background_misses.store(misses, std::memory_order_relaxed);
       return;
@@ -404,6 +427,8 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   const bool team = launch::teamSized(plan, k.sampler);
   r.kernel.store(&k, std::memory_order_relaxed);
   r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
+  r.team_threads.store(team && k.team_gain.team() ? team::Team::instance().size() : 0,
+                       std::memory_order_relaxed);
   r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
   q.in_background.fetch_add(1, std::memory_order_acq_rel);
   g_background_now.queue.store(&q, std::memory_order_relaxed);
@@ -440,7 +465,7 @@ void settleAll() {
   // was posted meanwhile): it only steers the heuristics below.
   launch::LaunchableKernel *k = r.kernel.load(std::memory_order_relaxed);
   const std::uint64_t posted_ns = r.posted_ns.load(std::memory_order_relaxed);
-  if (k) noteSettled(*k, posted_ns);
+  if (k) noteSettled(*k, posted_ns, r.team_threads.load(std::memory_order_relaxed));
   // Not started yet (the background thread is parked, or has no CPU): this thread runs it,
   // if its stack has the room, rather than wait for the background thread to wake.
   kernel::ThreadState &ts = kernel::threadState();

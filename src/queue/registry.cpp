@@ -303,6 +303,7 @@ void Registry::retireCounts(const KernelEntry &k) {
   Retired &r = retired_[k.name];
   for (int p = 0; p < 3; ++p) r.by_path[p] += k.counts.by_path[p].load();
   for (int i = 0; i < HK_REASON_COUNT; ++i) r.by_reason[i] += k.counts.by_reason[i].load();
+  r.background += k.counts.background.load();
 }
 
 }  // namespace hk::queue

@@ -126,6 +126,7 @@ class Registry {
   struct Retired {
     std::uint64_t by_path[3] = {};
     std::uint64_t by_reason[HK_REASON_COUNT] = {};
+    std::uint64_t background = 0;
   };
   std::map<std::string, Retired> retired_ GUARDED_BY(mutex_);
  public:

@@ -44,7 +44,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND MODE STREQUAL "run")
     foreach(line ${exempt_lines})
       string(REGEX REPLACE "${EXEMPT}" "\\1" kernel "${line}")
       string(REGEX REPLACE
-             "\n  ${kernel}( \\(released\\))? +inline 0 +team 0 +queue [0-9]+ *\n +queue: [0-9]+ x kernel could not be prepared"
+             "\n  ${kernel}( \\(released\\))? +inline 0 +team 0 +queue [0-9]+ +background 0 *\n +queue: [0-9]+ x kernel could not be prepared"
              "" checked "${checked}")
     endforeach()
   endif()
