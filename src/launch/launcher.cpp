@@ -136,8 +136,14 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   const std::uint64_t ran = k.counts.by_path[HK_PATH_INLINE].load(std::memory_order_relaxed) +
                             k.counts.by_path[HK_PATH_TEAM].load(std::memory_order_relaxed);
   if (ran >= 2 && k.sampler.lastNs() >= background_ns &&
-      k.background_pause.load(std::memory_order_relaxed) == 0)
-    return Verdict{Verdict::Route::Background};
+      k.background_pause.load(std::memory_order_relaxed) == 0) {
+    if (k.overlap_trial.next(nowNs()) == OverlapTrial::Route::Background)
+      return Verdict{Verdict::Route::Background};
+    if (const std::uint32_t pause = k.overlap_trial.takePause())
+      k.background_pause.store(pause, std::memory_order_relaxed);
+    else
+      return Verdict{Verdict::Route::Direct};  // in the trial: the next launch comes here
+  }
   // Until its unchecked variant is settled, a native kernel's launches come here.
   if (k.variantsSettled()) k.plans_valid.store(true, std::memory_order_release);
   return Verdict{Verdict::Route::Direct};

@@ -1,0 +1,69 @@
+// Whether a kernel's long launches gain from running in the background, by measurement
+// of what the application sees: the time from one launch of the kernel to its next, on
+// the calling thread. A launch in the background returns at once and the caller's own
+// work overlaps it, but the background thread needs a CPU of its own for that: beside a
+// busy process (or on a host that runs other virtual machines' CPUs) it shares one with
+// the caller or the other process, and a launch it runs costs the caller time slices.
+// Beside a busy shell loop PyOpenCL's array code ran its loop 1.7 times slower with its
+// launches in the background than with them run before their calls returned, though no
+// launch was late by the rules of queue/background.cpp.
+//
+// So a trial: kWindow launches in the background, then kWindow run before their calls
+// return, each interval counted for the route of the launch that began it (and at most
+// kLongestIntervalNs: a garbage collection or a file read between two launches says
+// nothing about the route). The route whose intervals were shorter on average wins: the
+// background for the next kKeepLaunches long launches; else the kernel's next
+// kKeepLaunches long launches run before their calls return (decide() makes it the
+// kernel's background pause), twice as many after each further trial the background
+// loses, up to kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a
+// few times only never leaves its first window: its launches go to the background, as
+// before the trial existed.
+//
+//   switch (k.overlap_trial.next(nowNs())) {       // a long launch, in decide()
+//     case OverlapTrial::Route::Background: ...     // to the background
+//     case OverlapTrial::Route::Direct: ...         // before the call returns
+//   }
+//   if (std::uint32_t n = k.overlap_trial.takePause()) k.background_pause.store(n);
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace hk::launch {
+
+class OverlapTrial {
+ public:
+  static constexpr std::uint32_t kWindow = 64;
+  static constexpr std::uint32_t kKeepLaunches = 4096;
+  static constexpr std::uint32_t kLongestKeepShift = 4;
+  static constexpr std::uint64_t kLongestIntervalNs = 1'000'000;
+
+  enum class Route : std::uint8_t { Background, Direct };
+
+  // The route of the kernel's long launch that starts at `now_ns`.
+  Route next(std::uint64_t now_ns);
+  // The launches to run before their calls return that the last trial's verdict asks
+  // for (0: none, or already taken): decide() sets them as the kernel's pause.
+  std::uint32_t takePause();
+  // A new trial from the next launch.
+  void reset();
+
+ private:
+  enum Phase : std::uint32_t { kBackground, kDirect, kKept };
+  // Heuristics shared by threads launching the same kernel: relaxed atomics.
+  template <typename T>
+  static T get(const std::atomic<T> &a) { return a.load(std::memory_order_relaxed); }
+  template <typename T>
+  static void set(std::atomic<T> &a, T v) { a.store(v, std::memory_order_relaxed); }
+
+  std::atomic<std::uint32_t> phase_{kBackground};
+  std::atomic<std::uint32_t> launches_{0};      // in this phase
+  std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
+  std::atomic<std::uint32_t> last_route_{0};    // its route
+  std::atomic<std::uint64_t> sum_ns_[2] = {};   // intervals by route, this trial
+  std::atomic<std::uint32_t> count_[2] = {};
+  std::atomic<std::uint32_t> losses_{0};        // trials the background lost, in a row
+  std::atomic<std::uint32_t> pause_{0};         // for takePause()
+};
+
+}  // namespace hk::launch

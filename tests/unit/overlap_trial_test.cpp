@@ -1,0 +1,107 @@
+// OverlapTrial: whether a kernel's long launches run in the background, by the caller's
+// time from one launch to the next on each route. The launches here are simulated: each
+// test advances a clock by what the caller would spend per launch on the route next()
+// chose, as decide() would see it.
+#include "launch/overlap_trial.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace {
+
+using hk::launch::OverlapTrial;
+using Route = OverlapTrial::Route;
+
+// A caller that spends `background_ns` per launch when its launches run in the
+// background and `direct_ns` when they run before their calls return. A pause that the
+// trial asks for runs that many launches direct without asking it (decide()'s fast path).
+struct Caller {
+  std::uint64_t background_ns, direct_ns;
+  std::uint64_t now = 1'000'000;
+  unsigned background = 0, direct = 0;
+  std::uint32_t pause = 0;
+  std::uint32_t last_pause = 0;
+  void launch(OverlapTrial &t) {
+    if (pause) {
+      --pause;
+      ++direct;
+      now += direct_ns;
+      return;
+    }
+    const Route r = t.next(now);
+    if (const std::uint32_t p = t.takePause()) pause = last_pause = p;
+    if (r == Route::Background) {
+      ++background;
+      now += background_ns;
+    } else {
+      ++direct;
+      now += direct_ns;
+    }
+  }
+};
+
+TEST(OverlapTrial, AKernelLaunchedAFewTimesRunsInTheBackground) {
+  OverlapTrial t;
+  Caller c{30'000, 10'000};  // the background loses, but the trial has not ended
+  for (std::uint32_t i = 0; i < OverlapTrial::kWindow; ++i) c.launch(t);
+  EXPECT_EQ(c.background, OverlapTrial::kWindow);
+  EXPECT_EQ(c.direct, 0u);
+}
+
+TEST(OverlapTrial, TheBackgroundStaysWhereItIsFaster) {
+  OverlapTrial t;
+  Caller c{10'000, 20'000};
+  const std::uint32_t n = 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches;
+  for (std::uint32_t i = 0; i < n; ++i) c.launch(t);
+  EXPECT_EQ(c.direct, OverlapTrial::kWindow);  // the trial's window only
+  EXPECT_EQ(c.background, n - OverlapTrial::kWindow);
+  EXPECT_EQ(c.last_pause, 0u);
+}
+
+TEST(OverlapTrial, WhereTheBackgroundIsSlowerLaunchesRunDirectAndLongerEachTime) {
+  OverlapTrial t;
+  Caller c{30'000, 20'000};
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
+  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);
+  // The pause, then a second trial that the background loses too: twice the pause.
+  for (std::uint32_t i = 0; i < OverlapTrial::kKeepLaunches + 2 * OverlapTrial::kWindow; ++i)
+    c.launch(t);
+  EXPECT_EQ(c.last_pause, 2 * OverlapTrial::kKeepLaunches);
+  EXPECT_EQ(c.background, 2 * OverlapTrial::kWindow);
+  // Capped: kKeepLaunches << kLongestKeepShift.
+  for (int trial = 0; trial < 8; ++trial)
+    for (std::uint32_t i = 0; i < c.last_pause + 2 * OverlapTrial::kWindow; ++i) c.launch(t);
+  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches << OverlapTrial::kLongestKeepShift);
+}
+
+TEST(OverlapTrial, ABackgroundWinResetsTheLengthOfThePause) {
+  OverlapTrial t;
+  Caller c{30'000, 20'000};
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches; ++i)
+    c.launch(t);
+  ASSERT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);
+  c.background_ns = 10'000;  // the machine got quiet
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches; ++i)
+    c.launch(t);
+  const unsigned background = c.background;
+  c.background_ns = 30'000;
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
+  EXPECT_GT(c.background, background);
+  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);  // not twice
+}
+
+// A pause of the application between two launches (a garbage collection, a file read)
+// counts as kLongestIntervalNs at most: one second in the background window does not
+// make a faster background lose.
+TEST(OverlapTrial, ALongPauseOfTheCallerCountsLittle) {
+  OverlapTrial t;
+  Caller c{10'000, 30'000};
+  for (std::uint32_t i = 0; i < 10; ++i) c.launch(t);
+  c.now += 1'000'000'000;
+  for (std::uint32_t i = 10; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
+  EXPECT_EQ(c.last_pause, 0u);
+  EXPECT_EQ(c.direct, OverlapTrial::kWindow);
+}
+
+}  // namespace
