@@ -4,11 +4,14 @@
 
 namespace hk::launch {
 
-OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns) {
+OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns, std::uint64_t duration_ns) {
   const std::uint64_t last = get(last_ns_);
   if (last && now_ns > last) {
     const std::uint32_t r = get(last_route_);
-    set(sum_ns_[r], get(sum_ns_[r]) + std::min(now_ns - last, kLongestIntervalNs));
+    // The duration at most about a second: the sums stay far from overflowing.
+    const std::uint64_t duration = std::min(duration_ns, kLongestIntervalNs << 10);
+    const std::uint64_t longest = std::max(kLongestIntervalNs, kIntervalsPerLaunch * duration);
+    set(sum_ns_[r], get(sum_ns_[r]) + std::min(now_ns - last, longest));
     set(count_[r], get(count_[r]) + 1);
   }
   set(last_ns_, now_ns);
@@ -28,7 +31,7 @@ OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns) {
         // This launch's interval would be the first one after the trial: none is counted.
         const std::uint64_t b = get(count_[0]), d = get(count_[1]);
         const bool background_wins =
-            b && d && get(sum_ns_[0]) * d < get(sum_ns_[1]) * b;
+            !b || !d || get(sum_ns_[0]) * d <= get(sum_ns_[1]) * b;
         reset();
         if (background_wins) {
           set(phase_, std::uint32_t{kKept});

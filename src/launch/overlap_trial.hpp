@@ -9,17 +9,19 @@
 // launch was late by the rules of queue/background.cpp.
 //
 // So a trial: kWindow launches in the background, then kWindow run before their calls
-// return, each interval counted for the route of the launch that began it (and at most
-// kLongestIntervalNs: a garbage collection or a file read between two launches says
-// nothing about the route). The route whose intervals were shorter on average wins: the
-// background for the next kKeepLaunches long launches; else the kernel's next
+// return, each interval counted for the route of the launch that began it, and at most
+// kLongestIntervalNs or kIntervalsPerLaunch times the kernel's duration, whichever is
+// longer (a garbage collection or a file read between two launches says nothing about
+// the route; a long kernel's launches far apart, with the caller's work between, are
+// what the background is for). The background wins unless the direct launches' intervals
+// were shorter on average: for the next kKeepLaunches long launches; else the kernel's next
 // kKeepLaunches long launches run before their calls return (decide() makes it the
 // kernel's background pause), twice as many after each further trial the background
 // loses, up to kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a
 // few times only never leaves its first window: its launches go to the background, as
 // before the trial existed.
 //
-//   switch (k.overlap_trial.next(nowNs())) {       // a long launch, in decide()
+//   switch (k.overlap_trial.next(nowNs(), k.sampler.lastNs())) {  // in decide()
 //     case OverlapTrial::Route::Background: ...     // to the background
 //     case OverlapTrial::Route::Direct: ...         // before the call returns
 //   }
@@ -37,11 +39,13 @@ class OverlapTrial {
   static constexpr std::uint32_t kKeepLaunches = 4096;
   static constexpr std::uint32_t kLongestKeepShift = 4;
   static constexpr std::uint64_t kLongestIntervalNs = 1'000'000;
+  static constexpr std::uint64_t kIntervalsPerLaunch = 4;
 
   enum class Route : std::uint8_t { Background, Direct };
 
-  // The route of the kernel's long launch that starts at `now_ns`.
-  Route next(std::uint64_t now_ns);
+  // The route of the kernel's long launch that starts at `now_ns`; `duration_ns`: how long
+  // its launches take (Sampler::lastNs).
+  Route next(std::uint64_t now_ns, std::uint64_t duration_ns);
   // The launches to run before their calls return that the last trial's verdict asks
   // for (0: none, or already taken): decide() sets them as the kernel's pause.
   std::uint32_t takePause();

@@ -18,6 +18,7 @@ using Route = OverlapTrial::Route;
 // trial asks for runs that many launches direct without asking it (decide()'s fast path).
 struct Caller {
   std::uint64_t background_ns, direct_ns;
+  std::uint64_t kernel_ns = 5'000;  // the kernel's duration (Sampler::lastNs)
   std::uint64_t now = 1'000'000;
   unsigned background = 0, direct = 0;
   std::uint32_t pause = 0;
@@ -29,7 +30,7 @@ struct Caller {
       now += direct_ns;
       return;
     }
-    const Route r = t.next(now);
+    const Route r = t.next(now, kernel_ns);
     if (const std::uint32_t p = t.takePause()) pause = last_pause = p;
     if (r == Route::Background) {
       ++background;
@@ -102,6 +103,27 @@ TEST(OverlapTrial, ALongPauseOfTheCallerCountsLittle) {
   for (std::uint32_t i = 10; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
   EXPECT_EQ(c.last_pause, 0u);
   EXPECT_EQ(c.direct, OverlapTrial::kWindow);
+}
+
+// A long kernel launched far apart, the caller's own work between: its intervals count
+// in full (up to four times the kernel's duration), and the background's overlap shows.
+TEST(OverlapTrial, LongLaunchesFarApartKeepTheirOverlap) {
+  OverlapTrial t;
+  Caller c{20'000'000, 30'000'000};  // a 10 ms kernel and 20 ms of the caller's work
+  c.kernel_ns = 10'000'000;
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
+  EXPECT_EQ(c.last_pause, 0u);
+  EXPECT_EQ(c.background, OverlapTrial::kWindow + 10);
+}
+
+// Intervals alike (every one longer than the longest counted): the background stays, as
+// it was before the trial.
+TEST(OverlapTrial, ATieKeepsTheBackground) {
+  OverlapTrial t;
+  Caller c{5'000'000, 6'000'000};
+  c.kernel_ns = 10'000;
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
+  EXPECT_EQ(c.last_pause, 0u);
 }
 
 }  // namespace
