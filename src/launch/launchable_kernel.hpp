@@ -65,6 +65,9 @@ class LaunchableKernel : public kernel::DeviceKernel {
   // (queue/background.cpp).
   std::atomic<std::uint32_t> background_misses{0};
   std::atomic<std::uint32_t> background_pause{0};
+  // The same for its team launches alone: a team launch waited for at once lost its share
+  // of the team in the background; the kernel's launches on one thread may still gain.
+  std::atomic<std::uint32_t> background_team_pause{0};
   // Background launches in a row whose caller waited long past their expected end (the
   // background thread lost its CPU to another process): past one, a pause that doubles.
   std::atomic<std::uint32_t> background_late{0};

@@ -135,7 +135,9 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
   // launch touches first (its thread's buffers, page faults).
   const std::uint64_t ran = k.counts.by_path[HK_PATH_INLINE].load(std::memory_order_relaxed) +
                             k.counts.by_path[HK_PATH_TEAM].load(std::memory_order_relaxed);
-  if (ran >= 2 && k.sampler.lastNs() >= background_ns &&
+  const bool team_paused = team_launch && k.team_gain.team() &&
+                           k.background_team_pause.load(std::memory_order_relaxed) != 0;
+  if (ran >= 2 && k.sampler.lastNs() >= background_ns && !team_paused &&
       k.background_pause.load(std::memory_order_relaxed) == 0) {
     if (k.overlap_trial.next(nowNs(), k.sampler.lastNs()) == OverlapTrial::Route::Background)
       return Verdict{Verdict::Route::Background};
@@ -181,7 +183,13 @@ void afterLaunch(LaunchableKernel &k, const Plan &plan, kernel::ThreadState &ts,
                              plan.total_groups});
 }
 
-void noteLongLaunch(LaunchableKernel &k) {
+void noteLongLaunch(LaunchableKernel &k, hk_path path) {
+  if (path == HK_PATH_TEAM) {
+    if (const std::uint32_t pause = k.background_team_pause.load(std::memory_order_relaxed)) {
+      k.background_team_pause.store(pause - 1, std::memory_order_relaxed);
+      return;
+    }
+  }
   if (const std::uint32_t pause = k.background_pause.load(std::memory_order_relaxed)) {
     k.background_pause.store(pause - 1, std::memory_order_relaxed);
     return;

@@ -100,8 +100,9 @@ bool planNativeForQueue(const kernel::DeviceKernel &k, const DeviceLimits &limit
 // specialization check the next launch takes the slow path.
 [[gnu::noinline]] void noteTeamWork(LaunchableKernel &k, std::uint64_t ns);
 // A launch took at least k.background_ns: unless the kernel's background launches are
-// paused, its next launch takes the slow path, where decide() sends it to the background.
-[[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k);
+// paused (a team launch: its team launches, `background_team_pause`), its next launch
+// takes the slow path, where decide() sends it to the background.
+[[gnu::noinline]] void noteLongLaunch(LaunchableKernel &k, hk_path path);
 
 // Whether a launch is large enough for the team: more work-items than
 // HOSTKERNEL_INLINE_MAX_ITEMS, or a kernel whose launches have been slow or are not
@@ -186,7 +187,7 @@ struct SplitProbe {
     // After a split probe (path HK_PATH_TEAM): the launch counts as one of the team's too.
     if (path == HK_PATH_TEAM || teamSized(plan, sampler))
       noteTeamGain(k, plan, path, wall, team_serial_ns);
-    if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k);
+    if (wall >= k.background_ns.load(std::memory_order_relaxed)) noteLongLaunch(k, path);
   }
   k.counts.add(path, HK_REASON_NONE);
   // One test for what few launches need: counting variants, tracing.

@@ -5,6 +5,12 @@
 namespace hk::launch {
 
 OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns, std::uint64_t duration_ns) {
+  if (get(phase_) == kWarmUp) {
+    const std::uint32_t n = get(launches_) + 1;
+    set(launches_, n);
+    if (n >= kWindow) reset();  // the trial from the next launch
+    return Route::Background;
+  }
   const std::uint64_t last = get(last_ns_);
   if (last && now_ns > last) {
     const std::uint32_t r = get(last_route_);

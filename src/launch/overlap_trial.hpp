@@ -8,7 +8,10 @@
 // launches in the background than with them run before their calls returned, though no
 // launch was late by the rules of queue/background.cpp.
 //
-// So a trial: kWindow launches in the background, then kWindow run before their calls
+// So a trial: after a warm-up of kWindow launches in the background, uncounted (a kernel's
+// first launches there pay for what the background thread touches first: its stack, the
+// kernel's code and data in its CPU's caches; they made the background lose the first
+// trial of PyOpenCL's array loop), kWindow launches in the background, then kWindow run before their calls
 // return, each interval counted for the route of the launch that began it, and at most
 // kLongestIntervalNs or kIntervalsPerLaunch times the kernel's duration, whichever is
 // longer (a garbage collection or a file read between two launches says nothing about
@@ -18,8 +21,8 @@
 // kKeepLaunches long launches run before their calls return (decide() makes it the
 // kernel's background pause), twice as many after each further trial the background
 // loses, up to kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a
-// few times only never leaves its first window: its launches go to the background, as
-// before the trial existed.
+// few times only never leaves its warm-up and first window: its launches go to the
+// background, as before the trial existed.
 //
 //   switch (k.overlap_trial.next(nowNs(), k.sampler.lastNs())) {  // in decide()
 //     case OverlapTrial::Route::Background: ...     // to the background
@@ -53,14 +56,14 @@ class OverlapTrial {
   void reset();
 
  private:
-  enum Phase : std::uint32_t { kBackground, kDirect, kKept };
+  enum Phase : std::uint32_t { kWarmUp, kBackground, kDirect, kKept };
   // Heuristics shared by threads launching the same kernel: relaxed atomics.
   template <typename T>
   static T get(const std::atomic<T> &a) { return a.load(std::memory_order_relaxed); }
   template <typename T>
   static void set(std::atomic<T> &a, T v) { a.store(v, std::memory_order_relaxed); }
 
-  std::atomic<std::uint32_t> phase_{kBackground};
+  std::atomic<std::uint32_t> phase_{kWarmUp};
   std::atomic<std::uint32_t> launches_{0};      // in this phase
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route

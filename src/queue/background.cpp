@@ -351,7 +351,7 @@ void noteSettled(launch::LaunchableKernel &k, std::uint64_t posted_ns, unsigned 
     if (gap < std::max(kMinGapNs, worth)) {
       const std::uint32_t shift = std::min(misses - 1, kLongestPauseShift);
       k.background_misses.store(shift + 1, std::memory_order_relaxed);
-      k.background_pause.store(kPauseLaunches << shift, std::memory_order_relaxed);
+      k.background_team_pause.store(kPauseLaunches << shift, std::memory_order_relaxed);
       return;
     }
   } else if (gap < std::max(kMinGapNs, k.sampler.lastNs() / 4)) {

@@ -342,8 +342,9 @@ TEST_F(Background, ReleasingABufferItUsesKeepsTheBufferForIt) {
 
 // A team launch waited for at once (a benchmark's clFinish after each launch) loses in
 // the background: it runs there on one thread fewer than from its caller. One such launch
-// pauses the kernel's background launches (queue/background.cpp, noteSettled), where a
-// launch on one thread, which loses only the hand-over, is given four.
+// pauses the kernel's background team launches (queue/background.cpp, noteSettled), where a
+// launch on one thread, which loses only the hand-over, is given four; its launches on one
+// thread keep the background.
 TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
   constexpr size_t kTeamItems = 16 * kItems;
   constexpr size_t kLocal = 16;
@@ -370,6 +371,18 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
                                   sizeof on_team, &on_team, nullptr),
             CL_SUCCESS);
   const cl_ulong in_background = InBackground(wide);
+  // The pause is its team launches': its launches on one thread, the caller's own work
+  // after each, still go to the background.
+  const int full_rounds = kRounds;
+  ASSERT_EQ(hkSetKernelArg(wide, 1, sizeof full_rounds, &full_rounds), CL_SUCCESS);
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, wide, 1, nullptr, &kItems, &kItems, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    OwnWork();
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  }
+  const cl_ulong one_thread_in_background = InBackground(wide) - in_background;
   for (size_t i = 0; i < kTeamItems; ++i)
     EXPECT_EQ(wide_memory[i], value + static_cast<int>(i)) << i;
   EXPECT_EQ(hkReleaseMemObject(wide_out), CL_SUCCESS);
@@ -378,6 +391,7 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
   EXPECT_GE(in_background, 1u);
   // 1; 2 only if the caller lost its CPU between an enqueue and its clFinish.
   EXPECT_LE(in_background, 2u);
+  EXPECT_GE(one_thread_in_background, 1u);
 }
 
 // "Short" is below HOSTKERNEL_BACKGROUND_US (5 us): a build or a machine where quick_fill's
