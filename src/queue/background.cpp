@@ -65,6 +65,12 @@ constexpr std::uint32_t kPauseLaunches = 64;
 // kLongestPauseShift: a CPU that stays busy costs a few time slices per thousands of
 // launches.
 constexpr std::uint64_t kLateNs = 100'000;
+// The thread's CPU time is a system call (clock_gettime(CLOCK_THREAD_CPUTIME_ID), 1.3 us on
+// a virtual machine), two per launch before it counts done: a fifth of a 10 us kernel. So
+// only a launch expected to take at least kCpuTimedNs reads it; a shorter one counts as
+// late when its wall time exceeds its expected duration d by max(kLateNs, d): the
+// expected duration stands for the CPU time it would have had.
+constexpr std::uint64_t kCpuTimedNs = 50'000;
 // A launch not started this long after its hand-over (and twice its duration) counts as a
 // late one too: the background thread got no CPU, so the launch overlapped nothing and
 // cost a hand-over and a wake-up.
@@ -188,16 +194,20 @@ bool claim(Runner &r, std::uint32_t n) {
 
 // Runs job `n`, claimed by this thread, and counts it done. `judged`: on the background
 // thread, which notes whether it lost its CPU meanwhile (noteWaited): for longer than it
-// ran, and at least kLateNs. Before the job counts done, while its kernel surely lives.
+// ran, and at least kLateNs (a launch expected to be shorter than kCpuTimedNs: for longer
+// than its expected duration). Before the job counts done, while its kernel surely lives.
 void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
   Job &job = r.job;
   r.running.store(pthread_self(), std::memory_order_relaxed);
   if (!ts.ready) ts.setUp(job.printf_capacity);
   if (job.event) job.times.start = profilingClock();
-  const std::uint64_t wall0 = judged ? nowNs() : 0, cpu0 = judged ? threadCpuNs() : 0;
+  const std::uint64_t expected = judged ? job.kernel->sampler.lastNs() : 0;
+  const bool cpu_timed = judged && expected >= kCpuTimedNs;
+  const std::uint64_t wall0 = judged ? nowNs() : 0, cpu0 = cpu_timed ? threadCpuNs() : 0;
   const cl_int err = launch::execute(*job.kernel, job.plan, ts);
   if (judged) {
-    const std::uint64_t wall = nowNs() - wall0, cpu = threadCpuNs() - cpu0;
+    const std::uint64_t wall = nowNs() - wall0;
+    const std::uint64_t cpu = cpu_timed ? threadCpuNs() - cpu0 : std::min(expected, wall);
     noteWaited(*job.kernel, wall > cpu && wall - cpu > std::max(kLateNs, cpu));
   }
   completeJob(job, err);
