@@ -139,7 +139,7 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
                            k.background_team_pause.load(std::memory_order_relaxed) != 0;
   if (ran >= 2 && k.sampler.lastNs() >= background_ns && !team_paused &&
       k.background_pause.load(std::memory_order_relaxed) == 0) {
-    if (k.overlap_trial.next(nowNs(), k.sampler.lastNs()) == OverlapTrial::Route::Background)
+    if (k.overlap_trial.next(nowNs()) == OverlapTrial::Route::Background)
       return Verdict{Verdict::Route::Background};
     if (const std::uint32_t pause = k.overlap_trial.takePause())
       k.background_pause.store(pause, std::memory_order_relaxed);

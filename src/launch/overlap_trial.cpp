@@ -1,10 +1,12 @@
 #include "launch/overlap_trial.hpp"
 
 #include <algorithm>
+#include <array>
+#include <climits>
 
 namespace hk::launch {
 
-OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns, std::uint64_t duration_ns) {
+OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns) {
   if (get(phase_) == kWarmUp) {
     const std::uint32_t n = get(launches_) + 1;
     set(launches_, n);
@@ -14,11 +16,12 @@ OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns, std::uint64_t durat
   const std::uint64_t last = get(last_ns_);
   if (last && now_ns > last) {
     const std::uint32_t r = get(last_route_);
-    // The duration at most about a second: the sums stay far from overflowing.
-    const std::uint64_t duration = std::min(duration_ns, kLongestIntervalNs << 10);
-    const std::uint64_t longest = std::max(kLongestIntervalNs, kIntervalsPerLaunch * duration);
-    set(sum_ns_[r], get(sum_ns_[r]) + std::min(now_ns - last, longest));
-    set(count_[r], get(count_[r]) + 1);
+    const std::uint32_t i = get(count_[r]);
+    if (i < kWindow) {
+      set(intervals_[r][i], static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                now_ns - last, UINT32_MAX)));
+      set(count_[r], i + 1);
+    }
   }
   set(last_ns_, now_ns);
   const std::uint32_t n = get(launches_) + 1;
@@ -35,9 +38,8 @@ OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns, std::uint64_t durat
       route = Route::Direct;
       if (n >= kWindow) {
         // This launch's interval would be the first one after the trial: none is counted.
-        const std::uint64_t b = get(count_[0]), d = get(count_[1]);
         const bool background_wins =
-            !b || !d || get(sum_ns_[0]) * d <= get(sum_ns_[1]) * b;
+            !get(count_[0]) || !get(count_[1]) || median(0) <= median(1);
         reset();
         if (background_wins) {
           set(phase_, std::uint32_t{kKept});
@@ -64,14 +66,19 @@ std::uint32_t OverlapTrial::takePause() {
   return p;
 }
 
+std::uint64_t OverlapTrial::median(int route) const {
+  const std::uint32_t n = std::min(get(count_[route]), kWindow);
+  std::array<std::uint32_t, kWindow> v;
+  for (std::uint32_t i = 0; i < n; ++i) v[i] = get(intervals_[route][i]);
+  std::nth_element(v.begin(), v.begin() + n / 2, v.begin() + n);
+  return v[n / 2];
+}
+
 void OverlapTrial::reset() {
   set(phase_, std::uint32_t{kBackground});
   set(launches_, 0u);
   set(last_ns_, std::uint64_t{0});
-  for (int r = 0; r < 2; ++r) {
-    set(sum_ns_[r], std::uint64_t{0});
-    set(count_[r], 0u);
-  }
+  for (int r = 0; r < 2; ++r) set(count_[r], 0u);
 }
 
 }  // namespace hk::launch

@@ -8,23 +8,24 @@
 // launches in the background than with them run before their calls returned, though no
 // launch was late by the rules of queue/background.cpp.
 //
-// So a trial: after a warm-up of kWindow launches in the background, uncounted (a kernel's
-// first launches there pay for what the background thread touches first: its stack, the
-// kernel's code and data in its CPU's caches; they made the background lose the first
-// trial of PyOpenCL's array loop), kWindow launches in the background, then kWindow run before their calls
-// return, each interval counted for the route of the launch that began it, and at most
-// kLongestIntervalNs or kIntervalsPerLaunch times the kernel's duration, whichever is
-// longer (a garbage collection or a file read between two launches says nothing about
-// the route; a long kernel's launches far apart, with the caller's work between, are
-// what the background is for). The background wins unless the direct launches' intervals
-// were shorter on average: for the next kKeepLaunches long launches; else the kernel's next
-// kKeepLaunches long launches run before their calls return (decide() makes it the
-// kernel's background pause), twice as many after each further trial the background
-// loses, up to kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a
-// few times only never leaves its warm-up and first window: its launches go to the
-// background, as before the trial existed.
+// So a trial: after a warm-up of kWindow launches in the background, uncounted (a
+// kernel's first launches there pay for what the background thread touches first: its
+// stack, the kernel's code and data in its CPU's caches; they made the background lose
+// the first trial of PyOpenCL's array loop), kWindow launches in the background, then
+// kWindow run before their calls return, each interval counted for the route of the
+// launch that began it. The background wins unless the direct launches' median interval
+// is shorter. The median, not the mean: a few long intervals (a garbage collection, a
+// file read, a benchmark's other path between two batches) say nothing about the route
+// and outweighed its difference in a window of 64; a background thread that loses its
+// CPU for long is the late rule's (queue/background.cpp). A win keeps the next
+// kKeepLaunches long launches in the background; else the kernel's next kKeepLaunches
+// long launches run before their calls return (decide() makes it the kernel's background
+// pause), twice as many after each further trial the background loses, up to
+// kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a few times
+// only never leaves its warm-up and first window: its launches go to the background, as
+// before the trial existed.
 //
-//   switch (k.overlap_trial.next(nowNs(), k.sampler.lastNs())) {  // in decide()
+//   switch (k.overlap_trial.next(nowNs())) {  // in decide()
 //     case OverlapTrial::Route::Background: ...     // to the background
 //     case OverlapTrial::Route::Direct: ...         // before the call returns
 //   }
@@ -41,14 +42,11 @@ class OverlapTrial {
   static constexpr std::uint32_t kWindow = 64;
   static constexpr std::uint32_t kKeepLaunches = 4096;
   static constexpr std::uint32_t kLongestKeepShift = 4;
-  static constexpr std::uint64_t kLongestIntervalNs = 1'000'000;
-  static constexpr std::uint64_t kIntervalsPerLaunch = 4;
 
   enum class Route : std::uint8_t { Background, Direct };
 
-  // The route of the kernel's long launch that starts at `now_ns`; `duration_ns`: how long
-  // its launches take (Sampler::lastNs).
-  Route next(std::uint64_t now_ns, std::uint64_t duration_ns);
+  // The route of the kernel's long launch that starts at `now_ns`.
+  Route next(std::uint64_t now_ns);
   // The launches to run before their calls return that the last trial's verdict asks
   // for (0: none, or already taken): decide() sets them as the kernel's pause.
   std::uint32_t takePause();
@@ -67,7 +65,11 @@ class OverlapTrial {
   std::atomic<std::uint32_t> launches_{0};      // in this phase
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route
-  std::atomic<std::uint64_t> sum_ns_[2] = {};   // intervals by route, this trial
+  // The median of the intervals counted for `route` (count_[route] > 0).
+  std::uint64_t median(int route) const;
+
+  // Intervals by route, this trial (ns, at most UINT32_MAX).
+  std::atomic<std::uint32_t> intervals_[2][kWindow] = {};
   std::atomic<std::uint32_t> count_[2] = {};
   std::atomic<std::uint32_t> losses_{0};        // trials the background lost, in a row
   std::atomic<std::uint32_t> pause_{0};         // for takePause()
