@@ -38,8 +38,11 @@ OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns) {
       route = Route::Direct;
       if (n >= kWindow) {
         // This launch's interval would be the first one after the trial: none is counted.
-        const bool background_wins =
-            !get(count_[0]) || !get(count_[1]) || median(0) <= median(1);
+        bool background_wins = true;
+        if (get(count_[0]) && get(count_[1])) {
+          const std::uint64_t cap = kOutlierFactor * std::min(median(0), median(1));
+          background_wins = cappedMean(0, cap) <= cappedMean(1, cap);
+        }
         reset();
         if (background_wins) {
           set(phase_, std::uint32_t{kKept});
@@ -72,6 +75,14 @@ std::uint64_t OverlapTrial::median(int route) const {
   for (std::uint32_t i = 0; i < n; ++i) v[i] = get(intervals_[route][i]);
   std::nth_element(v.begin(), v.begin() + n / 2, v.begin() + n);
   return v[n / 2];
+}
+
+std::uint64_t OverlapTrial::cappedMean(int route, std::uint64_t cap) const {
+  const std::uint32_t n = std::min(get(count_[route]), kWindow);
+  std::uint64_t sum = 0;
+  for (std::uint32_t i = 0; i < n; ++i)
+    sum += std::min<std::uint64_t>(get(intervals_[route][i]), cap);
+  return sum / n;
 }
 
 void OverlapTrial::reset() {

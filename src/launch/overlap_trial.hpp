@@ -13,11 +13,14 @@
 // stack, the kernel's code and data in its CPU's caches; they made the background lose
 // the first trial of PyOpenCL's array loop), kWindow launches in the background, then
 // kWindow run before their calls return, each interval counted for the route of the
-// launch that began it. The background wins unless the direct launches' median interval
-// is shorter. The median, not the mean: a few long intervals (a garbage collection, a
-// file read, a benchmark's other path between two batches) say nothing about the route
-// and outweighed its difference in a window of 64; a background thread that loses its
-// CPU for long is the late rule's (queue/background.cpp). A win keeps the next
+// launch that began it. The background wins unless the direct launches' mean interval is
+// shorter, each interval counted up to kOutlierFactor times the lesser of the two
+// routes' medians: a few long intervals (a garbage collection, a file read, a
+// benchmark's other path between two batches) say nothing about the route and, counted
+// in full, outweighed its difference in a window of 64; the mean, not the median,
+// because a kernel launched several times in a loop has intervals of several lengths,
+// and beside a busy process the background's cost is in the body of its distribution
+// (its slower tenth), which a median misses. A win keeps the next
 // kKeepLaunches long launches in the background; else the kernel's next kKeepLaunches
 // long launches run before their calls return (decide() makes it the kernel's background
 // pause), twice as many after each further trial the background loses, up to
@@ -42,6 +45,7 @@ class OverlapTrial {
   static constexpr std::uint32_t kWindow = 64;
   static constexpr std::uint32_t kKeepLaunches = 4096;
   static constexpr std::uint32_t kLongestKeepShift = 4;
+  static constexpr std::uint64_t kOutlierFactor = 8;
 
   enum class Route : std::uint8_t { Background, Direct };
 
@@ -65,8 +69,10 @@ class OverlapTrial {
   std::atomic<std::uint32_t> launches_{0};      // in this phase
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route
-  // The median of the intervals counted for `route` (count_[route] > 0).
+  // The median of the intervals counted for `route`, and their mean with each one counted
+  // up to `cap` (count_[route] > 0).
   std::uint64_t median(int route) const;
+  std::uint64_t cappedMean(int route, std::uint64_t cap) const;
 
   // Intervals by route, this trial (ns, at most UINT32_MAX).
   std::atomic<std::uint32_t> intervals_[2][kWindow] = {};

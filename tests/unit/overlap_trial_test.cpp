@@ -139,6 +139,27 @@ TEST(OverlapTrial, AFewLongIntervalsDoNotDecide) {
   EXPECT_EQ(c.direct, OverlapTrial::kWindow);
 }
 
+// Beside a busy process the background thread shares a CPU, and a fifth of the caller's
+// intervals are long (60 us against 10): the median says the background is faster than
+// the direct launches' 15 us, the mean that it is not.
+TEST(OverlapTrial, AnOftenLateBackgroundLoses) {
+  WarmTrial t;
+  std::uint64_t now = 1'000'000;
+  std::uint32_t direct = 0, pause = 0;
+  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) {
+    const Route r = t.next(now);
+    if (const std::uint32_t p = t.takePause()) pause = p;
+    if (r == Route::Direct) {
+      ++direct;
+      now += 15'000;
+    } else {
+      now += i % 5 == 4 ? 60'000 : 10'000;
+    }
+  }
+  EXPECT_EQ(direct, OverlapTrial::kWindow);
+  EXPECT_EQ(pause, OverlapTrial::kKeepLaunches);
+}
+
 // A long kernel launched far apart, the caller's own work between: its intervals count
 // in full, and the background's overlap shows.
 TEST(OverlapTrial, LongLaunchesFarApartKeepTheirOverlap) {
