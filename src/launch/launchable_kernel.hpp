@@ -15,7 +15,6 @@
 
 #include "kernel/device_kernel.hpp"
 #include "launch/geometry.hpp"
-#include "launch/overlap_trial.hpp"
 #include "launch/plan_cache.hpp"
 #include "launch/sampler.hpp"
 #include "launch/team_gain.hpp"
@@ -71,8 +70,6 @@ class LaunchableKernel : public kernel::DeviceKernel {
   // Background launches in a row whose caller waited long past their expected end (the
   // background thread lost its CPU to another process): past one, a pause that doubles.
   std::atomic<std::uint32_t> background_late{0};
-  // Whether its long launches gain from the background at all, by measurement.
-  OverlapTrial overlap_trial;
   // What execute() does after a launch, set by decide(): 0 for most kernels, so that the
   // launch path tests one byte next to the counts it has just written.
   static constexpr std::uint8_t kCountVariants = 1;  // native kernels (hidden ndrange)

@@ -5,6 +5,7 @@
 
 #include "base/config.hpp"
 #include "base/log.hpp"
+#include "launch/overlap_trial.hpp"
 #include "launch/tuning.hpp"
 #include "pocl/worker_stack.hpp"
 #include "team/team.hpp"
@@ -139,10 +140,10 @@ Verdict decide(LaunchableKernel &k, const LaunchTarget &t, const LaunchRequest &
                            k.background_team_pause.load(std::memory_order_relaxed) != 0;
   if (ran >= 2 && k.sampler.lastNs() >= background_ns && !team_paused &&
       k.background_pause.load(std::memory_order_relaxed) == 0) {
-    if (k.overlap_trial.next(nowNs()) == OverlapTrial::Route::Background)
-      return Verdict{Verdict::Route::Background};
-    if (const std::uint32_t pause = k.overlap_trial.takePause())
-      k.background_pause.store(pause, std::memory_order_relaxed);
+    const OverlapTrial::Decision d = processTrial().next(nowNs());
+    if (d.route == OverlapTrial::Route::Background) return Verdict{Verdict::Route::Background};
+    if (d.pause)
+      k.background_pause.store(d.pause, std::memory_order_relaxed);
     else
       return Verdict{Verdict::Route::Direct};  // in the trial: the next launch comes here
   }

@@ -6,90 +6,105 @@
 
 namespace hk::launch {
 
-OverlapTrial::Route OverlapTrial::next(std::uint64_t now_ns) {
-  if (get(phase_) == kWarmUp) {
-    const std::uint32_t n = get(launches_) + 1;
-    set(launches_, n);
-    if (n >= kWindow) reset();  // the trial from the next launch
-    return Route::Background;
-  }
-  const std::uint64_t last = get(last_ns_);
-  if (last && now_ns > last) {
-    const std::uint32_t r = get(last_route_);
-    const std::uint32_t i = get(count_[r]);
-    if (i < kWindow) {
-      set(intervals_[r][i], static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                now_ns - last, UINT32_MAX)));
-      set(count_[r], i + 1);
-    }
-  }
-  set(last_ns_, now_ns);
+namespace {
+constinit OverlapTrial g_process_trial;
+}  // namespace
+
+OverlapTrial &processTrial() { return g_process_trial; }
+
+OverlapTrial::Decision OverlapTrial::next(std::uint64_t now_ns) {
   const std::uint32_t n = get(launches_) + 1;
   set(launches_, n);
-  Route route = Route::Background;
   switch (get(phase_)) {
-    case kBackground:
-      if (n >= kWindow) {
-        set(phase_, std::uint32_t{kDirect});
-        set(launches_, 0u);
-      }
-      break;
-    case kDirect:
-      route = Route::Direct;
-      if (n >= kWindow) {
-        // This launch's interval would be the first one after the trial: none is counted.
-        bool background_wins = true;
-        if (get(count_[0]) && get(count_[1])) {
-          const std::uint64_t cap = kOutlierFactor * std::min(median(0), median(1));
-          background_wins = cappedMean(0, cap) <= cappedMean(1, cap);
-        }
-        reset();
-        if (background_wins) {
-          set(phase_, std::uint32_t{kKept});
-          set(losses_, 0u);
-        } else {
-          const std::uint32_t losses = get(losses_);
-          set(losses_, losses + 1);
-          set(pause_, kKeepLaunches << std::min(losses, kLongestKeepShift));
-        }
-        return route;
-      }
-      break;
+    case kWarmUp:
+      if (n >= kWindow) reset();  // the trial from the next launch
+      return {Route::Background, 0};
     case kKept:
-      if (n >= kKeepLaunches) reset();  // a new trial from the next launch
-      return route;
+      if (n >= kKeepLaunches) reset();
+      return {Route::Background, 0};
+    case kLost: {
+      // This launch and the kPauseChunk after it, which the kernel runs on the fast path.
+      const std::uint32_t left = get(lost_left_);
+      const std::uint32_t taken = 1 + kPauseChunk;
+      if (left <= taken) reset();
+      else set(lost_left_, left - taken);
+      return {Route::Direct, kPauseChunk};
+    }
+    case kTrial:
+      break;
   }
+  if (get(phase_start_ns_) == 0) set(phase_start_ns_, now_ns);
+  count(now_ns);
+  if (get(count_[0]) >= kWindow && get(count_[1]) >= kWindow &&
+      now_ns - get(phase_start_ns_) >= kTrialNs) {
+    // This launch's interval would be the first one after the trial: none is counted.
+    set(last_ns_, std::uint64_t{0});
+    set(launches_, 0u);
+    if (backgroundWins()) {
+      set(losses_, 0u);
+      set(phase_, std::uint32_t{kKept});
+      return {Route::Background, 0};
+    }
+    const std::uint32_t losses = get(losses_);
+    set(losses_, losses + 1);
+    set(lost_left_, kKeepLaunches << std::min(losses, kLongestKeepShift));
+    set(phase_, std::uint32_t{kLost});
+    return {Route::Direct, kPauseChunk};
+  }
+  const Route route = ((n - 1) / kChunk) % 2 == 0 ? Route::Background : Route::Direct;
+  set(last_ns_, now_ns);
   set(last_route_, static_cast<std::uint32_t>(route));
-  return route;
+  return {route, 0};
 }
 
-std::uint32_t OverlapTrial::takePause() {
-  const std::uint32_t p = get(pause_);
-  if (p) set(pause_, 0u);
-  return p;
+void OverlapTrial::count(std::uint64_t now_ns) {
+  const std::uint64_t last = get(last_ns_);
+  if (!last || now_ns <= last) return;
+  const std::uint32_t r = get(last_route_);
+  const std::uint32_t interval =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(now_ns - last, UINT32_MAX));
+  const std::uint32_t i = get(count_[r]);
+  if (i < kWindow) {
+    set(intervals_[r][i], interval);
+    set(count_[r], i + 1);
+    if (i + 1 == kWindow) set(cap_[r], kOutlierFactor * median(r));
+    return;
+  }
+  set(later_sum_[r], get(later_sum_[r]) + std::min<std::uint64_t>(interval, get(cap_[r])));
+  set(count_[r], i + 1);
 }
 
-std::uint64_t OverlapTrial::median(int route) const {
-  const std::uint32_t n = std::min(get(count_[route]), kWindow);
+bool OverlapTrial::backgroundWins() const {
+  std::uint64_t mean[2];
+  for (int r = 0; r < 2; ++r) {
+    const std::uint32_t n = get(count_[r]);
+    const std::uint64_t cap = get(cap_[r]);
+    std::uint64_t sum = get(later_sum_[r]);
+    for (std::uint32_t i = 0; i < std::min(n, kWindow); ++i)
+      sum += std::min<std::uint64_t>(get(intervals_[r][i]), cap);
+    mean[r] = n ? sum / n : 0;
+  }
+  return mean[0] <= mean[1];
+}
+
+std::uint64_t OverlapTrial::median(int r) const {
+  const std::uint32_t n = std::min(get(count_[r]), kWindow);
   std::array<std::uint32_t, kWindow> v;
-  for (std::uint32_t i = 0; i < n; ++i) v[i] = get(intervals_[route][i]);
+  for (std::uint32_t i = 0; i < n; ++i) v[i] = get(intervals_[r][i]);
   std::nth_element(v.begin(), v.begin() + n / 2, v.begin() + n);
   return v[n / 2];
 }
 
-std::uint64_t OverlapTrial::cappedMean(int route, std::uint64_t cap) const {
-  const std::uint32_t n = std::min(get(count_[route]), kWindow);
-  std::uint64_t sum = 0;
-  for (std::uint32_t i = 0; i < n; ++i)
-    sum += std::min<std::uint64_t>(get(intervals_[route][i]), cap);
-  return sum / n;
-}
-
 void OverlapTrial::reset() {
-  set(phase_, std::uint32_t{kBackground});
+  set(phase_, std::uint32_t{kTrial});
   set(launches_, 0u);
+  set(phase_start_ns_, std::uint64_t{0});
   set(last_ns_, std::uint64_t{0});
-  for (int r = 0; r < 2; ++r) set(count_[r], 0u);
+  for (int r = 0; r < 2; ++r) {
+    set(count_[r], 0u);
+    set(cap_[r], std::uint64_t{0});
+    set(later_sum_[r], std::uint64_t{0});
+  }
 }
 
 }  // namespace hk::launch

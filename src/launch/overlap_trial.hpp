@@ -1,38 +1,43 @@
-// Whether a kernel's long launches gain from running in the background, by measurement
-// of what the application sees: the time from one launch of the kernel to its next, on
-// the calling thread. A launch in the background returns at once and the caller's own
-// work overlaps it, but the background thread needs a CPU of its own for that: beside a
-// busy process (or on a host that runs other virtual machines' CPUs) it shares one with
-// the caller or the other process, and a launch it runs costs the caller time slices.
-// Beside a busy shell loop PyOpenCL's array code ran its loop 1.7 times slower with its
-// launches in the background than with them run before their calls returned, though no
-// launch was late by the rules of queue/background.cpp.
+// Whether long launches gain from running in the background, by measurement of what the
+// application sees: the time from one long launch to the next, on the calling threads. A
+// launch in the background returns at once and the caller's own work overlaps it, but the
+// background thread needs a CPU of its own for that: beside a busy process (or on a host
+// that runs other virtual machines' CPUs) it shares one with the caller or the other
+// process, and a launch it runs costs the caller time slices. Beside a busy shell loop
+// PyOpenCL's array code ran its loop 1.5 times slower with its launches in the background
+// than with them run before their calls returned, though no launch was late by the rules
+// of queue/background.cpp.
 //
-// So a trial: after a warm-up of kWindow launches in the background, uncounted (a
-// kernel's first launches there pay for what the background thread touches first: its
-// stack, the kernel's code and data in its CPU's caches; they made the background lose
-// the first trial of PyOpenCL's array loop), kWindow launches in the background, then
-// kWindow run before their calls return, each interval counted for the route of the
-// launch that began it. The background wins unless the direct launches' mean interval is
-// shorter, each interval counted up to kOutlierFactor times the lesser of the two
-// routes' medians: a few long intervals (a garbage collection, a file read, a
-// benchmark's other path between two batches) say nothing about the route and, counted
-// in full, outweighed its difference in a window of 64; the mean, not the median,
-// because a kernel launched several times in a loop has intervals of several lengths,
-// and beside a busy process the background's cost is in the body of its distribution
-// (its slower tenth), which a median misses. A win keeps the next
-// kKeepLaunches long launches in the background; else the kernel's next kKeepLaunches
-// long launches run before their calls return (decide() makes it the kernel's background
-// pause), twice as many after each further trial the background loses, up to
-// kKeepLaunches << kLongestKeepShift. Then a new trial. A kernel launched a few times
-// only never leaves its warm-up and first window: its launches go to the background, as
-// before the trial existed.
+// One trial for the process (processTrial()), not one per kernel: the background thread
+// spins for the next job and competes for a CPU whichever kernel it ran, so a kernel's
+// launches run before their calls return gain nothing while another kernel's keep the
+// background busy. Trials per kernel, which ran in step for kernels launched in step,
+// compared one kernel direct beside the other in the background against both in the
+// background, and kept the background beside a busy loop.
 //
-//   switch (k.overlap_trial.next(nowNs())) {  // in decide()
-//     case OverlapTrial::Route::Background: ...     // to the background
-//     case OverlapTrial::Route::Direct: ...         // before the call returns
-//   }
-//   if (std::uint32_t n = k.overlap_trial.takePause()) k.background_pause.store(n);
+// The trial: after a warm-up of kWindow launches in the background, uncounted (the first
+// launches there pay for what the background thread touches first: its stack, the
+// kernels' code and data in its CPU's caches), chunks of kChunk launches alternate
+// between the background and before their calls return, so that both routes see the same
+// phases of the program, until each route has kWindow intervals and the trial has run
+// kTrialNs (a scheduler's time slice is milliseconds: a shorter trial may see no
+// contention at all). Each interval counts for the route of the launch that began it, up
+// to kOutlierFactor times that route's median over its first kWindow intervals: a few
+// long intervals (a garbage collection, a file read, a benchmark's other path between
+// two batches) say nothing about the route, and counted in full they outweighed its
+// difference; a mean, not a median, decides, because a program launches at intervals of
+// several lengths, and beside a busy process the background's cost is in the body of its
+// distribution (its slower tenth), which a median misses. The background wins unless the
+// direct launches' mean is shorter. A win keeps the next kKeepLaunches long launches in
+// the background; a loss sends them direct, twice as many after each further loss in a
+// row, up to kKeepLaunches << kLongestKeepShift (each kernel that comes to decide() then
+// runs its next kPauseChunk long launches on the fast path). Then a new trial. A process
+// that makes few long launches never leaves the warm-up: its launches go to the
+// background, as the rules of queue/background.cpp decide.
+//
+//   const OverlapTrial::Decision d = processTrial().next(nowNs());  // in decide()
+//   if (d.route == OverlapTrial::Route::Background) ...   // to the background
+//   else if (d.pause) k.background_pause.store(d.pause);   // direct, on the fast path
 #pragma once
 
 #include <atomic>
@@ -43,42 +48,55 @@ namespace hk::launch {
 class OverlapTrial {
  public:
   static constexpr std::uint32_t kWindow = 64;
+  static constexpr std::uint32_t kChunk = 64;
+  static constexpr std::uint64_t kTrialNs = 20'000'000;
   static constexpr std::uint32_t kKeepLaunches = 4096;
   static constexpr std::uint32_t kLongestKeepShift = 4;
+  static constexpr std::uint32_t kPauseChunk = 64;
   static constexpr std::uint64_t kOutlierFactor = 8;
 
   enum class Route : std::uint8_t { Background, Direct };
+  struct Decision {
+    Route route;
+    // With Route::Direct: how many of the kernel's next long launches run before their
+    // calls return without asking again (its background_pause); 0: ask at the next one.
+    std::uint32_t pause;
+  };
 
-  // The route of the kernel's long launch that starts at `now_ns`.
-  Route next(std::uint64_t now_ns);
-  // The launches to run before their calls return that the last trial's verdict asks
-  // for (0: none, or already taken): decide() sets them as the kernel's pause.
-  std::uint32_t takePause();
+  // The route of the long launch that starts at `now_ns`.
+  Decision next(std::uint64_t now_ns);
   // A new trial from the next launch.
   void reset();
 
  private:
-  enum Phase : std::uint32_t { kWarmUp, kBackground, kDirect, kKept };
-  // Heuristics shared by threads launching the same kernel: relaxed atomics.
+  enum Phase : std::uint32_t { kWarmUp, kTrial, kKept, kLost };
+  // Heuristics shared by the launching threads: relaxed atomics.
   template <typename T>
   static T get(const std::atomic<T> &a) { return a.load(std::memory_order_relaxed); }
   template <typename T>
   static void set(std::atomic<T> &a, T v) { a.store(v, std::memory_order_relaxed); }
 
+  void count(std::uint64_t now_ns);
+  bool backgroundWins() const;
+  // The median of route r's first kWindow intervals (count_[r] >= 1).
+  std::uint64_t median(int r) const;
+
   std::atomic<std::uint32_t> phase_{kWarmUp};
   std::atomic<std::uint32_t> launches_{0};      // in this phase
+  std::atomic<std::uint64_t> phase_start_ns_{0};
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route
-  // The median of the intervals counted for `route`, and their mean with each one counted
-  // up to `cap` (count_[route] > 0).
-  std::uint64_t median(int route) const;
-  std::uint64_t cappedMean(int route, std::uint64_t cap) const;
-
-  // Intervals by route, this trial (ns, at most UINT32_MAX).
+  // Per route, this trial: the first kWindow intervals (ns, at most UINT32_MAX), how many
+  // intervals were counted, and the later ones' sum, each up to the route's cap.
   std::atomic<std::uint32_t> intervals_[2][kWindow] = {};
   std::atomic<std::uint32_t> count_[2] = {};
+  std::atomic<std::uint64_t> cap_[2] = {};
+  std::atomic<std::uint64_t> later_sum_[2] = {};
   std::atomic<std::uint32_t> losses_{0};        // trials the background lost, in a row
-  std::atomic<std::uint32_t> pause_{0};         // for takePause()
+  std::atomic<std::uint32_t> lost_left_{0};     // kLost: launches still to run direct
 };
+
+// The process's trial.
+OverlapTrial &processTrial();
 
 }  // namespace hk::launch

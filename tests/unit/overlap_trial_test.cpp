@@ -1,12 +1,13 @@
-// OverlapTrial: whether a kernel's long launches run in the background, by the caller's
-// time from one launch to the next on each route. The launches here are simulated: each
-// test advances a clock by what the caller would spend per launch on the route next()
-// chose, as decide() would see it.
+// OverlapTrial: whether long launches run in the background, by the caller's time from one
+// launch to the next on each route. The launches here are simulated: each test advances a
+// clock by what the caller would spend per launch on the route next() chose, as decide()
+// would see it.
 #include "launch/overlap_trial.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 
 namespace {
 
@@ -15,13 +16,14 @@ using Route = OverlapTrial::Route;
 
 // A caller that spends `background_ns` per launch when its launches run in the
 // background and `direct_ns` when they run before their calls return. A pause that the
-// trial asks for runs that many launches direct without asking it (decide()'s fast path).
+// trial gives runs that many launches direct without asking it (decide()'s fast path).
 struct Caller {
   std::uint64_t background_ns, direct_ns;
   std::uint64_t now = 1'000'000;
-  unsigned background = 0, direct = 0;
+  std::uint64_t background = 0, direct = 0;
+  // The cost of the i-th launch in the background, when set (else background_ns).
+  std::function<std::uint64_t(std::uint64_t)> background_cost;
   std::uint32_t pause = 0;
-  std::uint32_t last_pause = 0;
   void launch(OverlapTrial &t) {
     if (pause) {
       --pause;
@@ -29,114 +31,152 @@ struct Caller {
       now += direct_ns;
       return;
     }
-    const Route r = t.next(now);
-    if (const std::uint32_t p = t.takePause()) pause = last_pause = p;
-    if (r == Route::Background) {
+    const OverlapTrial::Decision d = t.next(now);
+    if (d.route == Route::Background) {
+      now += background_cost ? background_cost(background) : background_ns;
       ++background;
-      now += background_ns;
     } else {
+      pause = d.pause;
       ++direct;
       now += direct_ns;
     }
+  }
+  // Launches until the trial decides against the background (true), at most n.
+  bool untilLost(OverlapTrial &t, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const bool paused = pause != 0;
+      launch(t);
+      if (!paused && pause) return true;
+    }
+    return false;
+  }
+  void launches(OverlapTrial &t, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) launch(t);
   }
 };
 
 // A trial after its warm-up: the warm-up's launches, in the background, have been made.
 struct WarmTrial : OverlapTrial {
   WarmTrial() {
-    for (std::uint32_t i = 0; i < kWindow; ++i) EXPECT_EQ(next(0), Route::Background);
+    for (std::uint32_t i = 0; i < kWindow; ++i)
+      EXPECT_EQ(next(0).route, Route::Background);
   }
 };
 
-TEST(OverlapTrial, AKernelLaunchedAFewTimesRunsInTheBackground) {
+// Launches enough for a trial of launches `per_launch_ns` apart: each route needs its
+// kWindow intervals and the trial kTrialNs.
+std::uint64_t TrialLaunches(std::uint64_t per_launch_ns) {
+  return std::max<std::uint64_t>(4 * OverlapTrial::kWindow,
+                                 OverlapTrial::kTrialNs / per_launch_ns + 2 * OverlapTrial::kChunk);
+}
+
+TEST(OverlapTrial, AFewLaunchesRunInTheBackground) {
   OverlapTrial t;
-  Caller c{30'000, 10'000};  // the background loses, but the trial has not ended
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
-  EXPECT_EQ(c.background, 2 * OverlapTrial::kWindow);
+  Caller c{30'000, 10'000};  // the background loses, but no trial has begun
+  c.launches(t, OverlapTrial::kWindow);
+  EXPECT_EQ(c.background, OverlapTrial::kWindow);
   EXPECT_EQ(c.direct, 0u);
 }
 
-// The first launches in the background pay for what the background thread touches first
-// (its stack, the kernel's code and data in its caches): they do not count.
-TEST(OverlapTrial, TheWarmUpDoesNotCount) {
-  OverlapTrial t;
-  Caller c{200'000, 20'000};
-  for (std::uint32_t i = 0; i < OverlapTrial::kWindow; ++i) c.launch(t);
-  c.background_ns = 10'000;
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, 0u);
-  EXPECT_EQ(c.direct, OverlapTrial::kWindow);
-  EXPECT_EQ(c.background, 2 * OverlapTrial::kWindow);
+// The trial alternates chunks of launches between the routes, so that both see the same
+// phases of the program.
+TEST(OverlapTrial, TheTrialAlternatesChunks) {
+  WarmTrial t;
+  Caller c{10'000, 20'000};
+  c.launches(t, OverlapTrial::kChunk);
+  EXPECT_EQ(c.background, OverlapTrial::kChunk);
+  c.launches(t, OverlapTrial::kChunk);
+  EXPECT_EQ(c.direct, OverlapTrial::kChunk);
+  c.launches(t, OverlapTrial::kChunk);
+  EXPECT_EQ(c.background, 2 * OverlapTrial::kChunk);
+}
+
+// A trial lasts kTrialNs at least: a scheduler's time slice is milliseconds, and a
+// shorter trial may see no contention at all.
+TEST(OverlapTrial, ATrialLastsItsTime) {
+  WarmTrial t;
+  Caller c{10'000, 20'000};
+  const std::uint64_t start = c.now;
+  c.launches(t, 4 * OverlapTrial::kWindow);  // 3.8 ms: windows full, the trial goes on
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 2 * OverlapTrial::kChunk);
+  EXPECT_EQ(c.direct, direct + OverlapTrial::kChunk);
+  while (c.now - start < OverlapTrial::kTrialNs) c.launch(t);
+  c.launches(t, 2 * OverlapTrial::kChunk);
+  // Decided for the background: every launch since in the background.
+  const std::uint64_t background = c.background;
+  c.launches(t, 1000);
+  EXPECT_EQ(c.background, background + 1000);
 }
 
 TEST(OverlapTrial, TheBackgroundStaysWhereItIsFaster) {
   WarmTrial t;
   Caller c{10'000, 20'000};
-  const std::uint32_t n = 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches;
-  for (std::uint32_t i = 0; i < n; ++i) c.launch(t);
-  EXPECT_EQ(c.direct, OverlapTrial::kWindow);  // the trial's window only
-  EXPECT_EQ(c.background, n - OverlapTrial::kWindow);
-  EXPECT_EQ(c.last_pause, 0u);
+  const std::uint64_t n = TrialLaunches(15'000);
+  c.launches(t, n);
+  const std::uint64_t direct = c.direct;
+  EXPECT_GE(direct, OverlapTrial::kWindow);
+  c.launches(t, OverlapTrial::kKeepLaunches - 2 * OverlapTrial::kChunk);
+  EXPECT_EQ(c.direct, direct);  // kept in the background
 }
 
 TEST(OverlapTrial, WhereTheBackgroundIsSlowerLaunchesRunDirectAndLongerEachTime) {
   WarmTrial t;
   Caller c{30'000, 20'000};
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);
-  // The pause, then a second trial that the background loses too: twice the pause.
-  for (std::uint32_t i = 0; i < OverlapTrial::kKeepLaunches + 2 * OverlapTrial::kWindow; ++i)
-    c.launch(t);
-  EXPECT_EQ(c.last_pause, 2 * OverlapTrial::kKeepLaunches);
-  EXPECT_EQ(c.background, 2 * OverlapTrial::kWindow);
-  // Capped: kKeepLaunches << kLongestKeepShift.
-  for (int trial = 0; trial < 8; ++trial)
-    for (std::uint32_t i = 0; i < c.last_pause + 2 * OverlapTrial::kWindow; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches << OverlapTrial::kLongestKeepShift);
+  ASSERT_TRUE(c.untilLost(t, TrialLaunches(20'000)));
+  const std::uint64_t background = c.background;
+  // Lost: the next kKeepLaunches launches direct.
+  c.launches(t, OverlapTrial::kKeepLaunches - OverlapTrial::kPauseChunk);
+  EXPECT_EQ(c.background, background);
+  // Then a new trial, lost too: twice as long.
+  for (int i = 0; i < 1000 && c.background == background; ++i) c.launch(t);
+  ASSERT_TRUE(c.untilLost(t, OverlapTrial::kKeepLaunches + TrialLaunches(20'000)));
+  const std::uint64_t second = c.background;
+  EXPECT_GT(second, background);
+  c.launches(t, 2 * OverlapTrial::kKeepLaunches - OverlapTrial::kPauseChunk);
+  EXPECT_EQ(c.background, second);
 }
 
 TEST(OverlapTrial, ABackgroundWinResetsTheLengthOfThePause) {
   WarmTrial t;
   Caller c{30'000, 20'000};
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches; ++i)
-    c.launch(t);
-  ASSERT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);
+  c.launches(t, TrialLaunches(20'000) + OverlapTrial::kKeepLaunches);  // lost once
   c.background_ns = 10'000;  // the machine got quiet
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + OverlapTrial::kKeepLaunches; ++i)
-    c.launch(t);
-  const unsigned background = c.background;
+  c.launches(t, 2 * TrialLaunches(15'000) + OverlapTrial::kKeepLaunches);  // won
   c.background_ns = 30'000;
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) c.launch(t);
-  EXPECT_GT(c.background, background);
-  EXPECT_EQ(c.last_pause, OverlapTrial::kKeepLaunches);  // not twice
+  c.launches(t, 2 * TrialLaunches(20'000));  // lost again: a pause of kKeepLaunches
+  const std::uint64_t background = c.background;
+  c.launches(t, OverlapTrial::kKeepLaunches + 2 * OverlapTrial::kPauseChunk);
+  EXPECT_GT(c.background, background);  // not twice as long
 }
 
 // A pause of the application between two launches (a garbage collection, a file read)
-// says nothing about the route: one second in the background window does not make a
-// faster background lose.
+// says nothing about the route: one second in a background chunk does not make a faster
+// background lose.
 TEST(OverlapTrial, ALongPauseOfTheCallerCountsLittle) {
   WarmTrial t;
   Caller c{10'000, 30'000};
-  for (std::uint32_t i = 0; i < 10; ++i) c.launch(t);
+  c.launches(t, 10);
   c.now += 1'000'000'000;
-  for (std::uint32_t i = 10; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, 0u);
-  EXPECT_EQ(c.direct, OverlapTrial::kWindow);
+  c.launches(t, TrialLaunches(20'000));
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 1000);
+  EXPECT_EQ(c.direct, direct);
 }
 
 // A benchmark that times the background and something else in batches: each batch
-// boundary is a long interval. Three of them in the background window (the mean would be
-// 56 us, against 20 direct) do not decide against a background of 10 us.
+// boundary is a long interval, and a few of them in the background's chunks (the mean
+// would be 56 us, against 20 direct) do not decide against a background of 10 us.
 TEST(OverlapTrial, AFewLongIntervalsDoNotDecide) {
   WarmTrial t;
   Caller c{10'000, 20'000};
-  for (std::uint32_t i = 0; i < OverlapTrial::kWindow; ++i) {
-    c.launch(t);
-    if (i % 20 == 19) c.now += 1'000'000;
-  }
-  for (std::uint32_t i = 0; i < OverlapTrial::kWindow + 10; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, 0u);
-  EXPECT_EQ(c.direct, OverlapTrial::kWindow);
+  c.background_cost = [](std::uint64_t i) -> std::uint64_t {
+    return i % 20 == 19 ? 1'000'000 : 10'000;
+  };
+  c.launches(t, TrialLaunches(20'000));
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 1000);
+  EXPECT_EQ(c.direct, direct);
 }
 
 // Beside a busy process the background thread shares a CPU, and a fifth of the caller's
@@ -144,20 +184,14 @@ TEST(OverlapTrial, AFewLongIntervalsDoNotDecide) {
 // the direct launches' 15 us, the mean that it is not.
 TEST(OverlapTrial, AnOftenLateBackgroundLoses) {
   WarmTrial t;
-  std::uint64_t now = 1'000'000;
-  std::uint32_t direct = 0, pause = 0;
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow; ++i) {
-    const Route r = t.next(now);
-    if (const std::uint32_t p = t.takePause()) pause = p;
-    if (r == Route::Direct) {
-      ++direct;
-      now += 15'000;
-    } else {
-      now += i % 5 == 4 ? 60'000 : 10'000;
-    }
-  }
-  EXPECT_EQ(direct, OverlapTrial::kWindow);
-  EXPECT_EQ(pause, OverlapTrial::kKeepLaunches);
+  Caller c{10'000, 15'000};
+  c.background_cost = [](std::uint64_t i) -> std::uint64_t {
+    return i % 5 == 4 ? 60'000 : 10'000;
+  };
+  c.launches(t, TrialLaunches(15'000));
+  const std::uint64_t background = c.background;
+  c.launches(t, 1000);
+  EXPECT_EQ(c.background, background);
 }
 
 // A long kernel launched far apart, the caller's own work between: its intervals count
@@ -165,17 +199,20 @@ TEST(OverlapTrial, AnOftenLateBackgroundLoses) {
 TEST(OverlapTrial, LongLaunchesFarApartKeepTheirOverlap) {
   WarmTrial t;
   Caller c{20'000'000, 30'000'000};  // a 10 ms kernel and 20 ms of the caller's work
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, 0u);
-  EXPECT_EQ(c.background, OverlapTrial::kWindow + 10);
+  c.launches(t, 4 * OverlapTrial::kWindow + 10);
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 100);
+  EXPECT_EQ(c.direct, direct);
 }
 
 // Intervals alike: the background stays, as it was before the trial.
 TEST(OverlapTrial, ATieKeepsTheBackground) {
   WarmTrial t;
-  Caller c{6'000'000, 6'000'000};
-  for (std::uint32_t i = 0; i < 2 * OverlapTrial::kWindow + 10; ++i) c.launch(t);
-  EXPECT_EQ(c.last_pause, 0u);
+  Caller c{20'000, 20'000};
+  c.launches(t, TrialLaunches(20'000));
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 1000);
+  EXPECT_EQ(c.direct, direct);
 }
 
 }  // namespace
