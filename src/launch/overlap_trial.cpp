@@ -20,7 +20,9 @@ OverlapTrial::Decision OverlapTrial::next(std::uint64_t now_ns) {
       if (n >= kWindow) reset();  // the trial from the next launch
       return {Route::Background, 0};
     case kKept:
-      if (n >= kKeepLaunches) reset();
+      // kKeepLaunches, and kKeepPerTrial times as long as the trial took: a trial's direct
+      // chunks cost the overlap they give up, a few percent at most.
+      if (n >= kKeepLaunches && now_ns - get(phase_start_ns_) >= get(keep_ns_)) reset();
       return {Route::Background, 0};
     case kLost: {
       // This launch and the kPauseChunk after it, which the kernel runs on the fast path.
@@ -41,6 +43,8 @@ OverlapTrial::Decision OverlapTrial::next(std::uint64_t now_ns) {
     set(last_ns_, std::uint64_t{0});
     set(launches_, 0u);
     if (backgroundWins()) {
+      set(keep_ns_, kKeepPerTrial * (now_ns - get(phase_start_ns_)));
+      set(phase_start_ns_, now_ns);
       set(losses_, 0u);
       set(phase_, std::uint32_t{kKept});
       return {Route::Background, 0};

@@ -29,9 +29,11 @@
 // several lengths, and beside a busy process the background's cost is in the body of its
 // distribution (its slower tenth), which a median misses. The background wins unless the
 // direct launches' mean is shorter. A win keeps the next kKeepLaunches long launches in
-// the background; a loss sends them direct, twice as many after each further loss in a
-// row, up to kKeepLaunches << kLongestKeepShift (each kernel that comes to decide() then
-// runs its next kPauseChunk long launches on the fast path). Then a new trial. A process
+// the background, and for kKeepPerTrial times as long as the trial took (a trial of fast
+// launches lasts 20 ms, a thousand launches: half of them give up their overlap); a loss
+// sends the next kKeepLaunches direct, twice as many after each further loss in a row,
+// up to kKeepLaunches << kLongestKeepShift (each kernel that comes to decide() then runs
+// its next kPauseChunk long launches on the fast path). Then a new trial. A process
 // that makes few long launches never leaves the warm-up: its launches go to the
 // background, as the rules of queue/background.cpp decide.
 //
@@ -51,6 +53,7 @@ class OverlapTrial {
   static constexpr std::uint32_t kChunk = 64;
   static constexpr std::uint64_t kTrialNs = 20'000'000;
   static constexpr std::uint32_t kKeepLaunches = 4096;
+  static constexpr std::uint64_t kKeepPerTrial = 16;
   static constexpr std::uint32_t kLongestKeepShift = 4;
   static constexpr std::uint32_t kPauseChunk = 64;
   static constexpr std::uint64_t kOutlierFactor = 8;
@@ -84,6 +87,7 @@ class OverlapTrial {
   std::atomic<std::uint32_t> phase_{kWarmUp};
   std::atomic<std::uint32_t> launches_{0};      // in this phase
   std::atomic<std::uint64_t> phase_start_ns_{0};
+  std::atomic<std::uint64_t> keep_ns_{0};       // kKept: its least duration
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route
   // Per route, this trial: the first kWindow intervals (ns, at most UINT32_MAX), how many

@@ -120,6 +120,19 @@ TEST(OverlapTrial, TheBackgroundStaysWhereItIsFaster) {
   EXPECT_EQ(c.direct, direct);  // kept in the background
 }
 
+// A trial of fast launches takes a thousand of them, half direct: the background is kept
+// kKeepPerTrial times as long as its trial took, not just kKeepLaunches launches.
+TEST(OverlapTrial, TheBackgroundIsKeptLongerThanItsTrial) {
+  WarmTrial t;
+  Caller c{10'000, 20'000};
+  c.launches(t, TrialLaunches(15'000));
+  const std::uint64_t direct = c.direct;
+  c.launches(t, 4 * OverlapTrial::kKeepLaunches);  // 164 ms; the trial took 20
+  EXPECT_EQ(c.direct, direct);
+  c.launches(t, 40 * OverlapTrial::kKeepLaunches);
+  EXPECT_GT(c.direct, direct);  // a new trial
+}
+
 TEST(OverlapTrial, WhereTheBackgroundIsSlowerLaunchesRunDirectAndLongerEachTime) {
   WarmTrial t;
   Caller c{30'000, 20'000};
