@@ -78,6 +78,21 @@ TEST(OverlapTrial, AFewLaunchesRunInTheBackground) {
   EXPECT_EQ(c.direct, 0u);
 }
 
+// The first launches in the background pay for what the background thread touches first
+// (its stack, the kernels' code and data in its caches): they do not count.
+TEST(OverlapTrial, TheWarmUpDoesNotCount) {
+  OverlapTrial t;
+  Caller c{10'000, 20'000};
+  c.background_cost = [](std::uint64_t i) -> std::uint64_t {
+    return i < OverlapTrial::kWindow ? 200'000 : 10'000;
+  };
+  c.launches(t, OverlapTrial::kWindow + TrialLaunches(15'000));
+  const std::uint64_t direct = c.direct;
+  EXPECT_GE(direct, OverlapTrial::kWindow);
+  c.launches(t, 1000);
+  EXPECT_EQ(c.direct, direct);  // the background won
+}
+
 // The trial alternates chunks of launches between the routes, so that both see the same
 // phases of the program.
 TEST(OverlapTrial, TheTrialAlternatesChunks) {
