@@ -69,6 +69,31 @@ void KernelArgs::copyFrom(const KernelArgs &other) {
   }
 }
 
+void KernelArgs::copyBound(const KernelArgs &bound) {
+  const std::size_t n = bound.values_.size();
+  if (values_.size() != n) values_ = std::vector<ArgValue>(n);
+  args_ = bound.args_;
+  pointer_slot_ = bound.pointer_slot_;
+  buffers_ = bound.buffers_;
+  local_index_ = bound.local_index_;
+  local_offset_ = bound.local_offset_;
+  local_total_ = bound.local_total_;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ArgValue &v = bound.values_[i];
+    if (v.kind == ArgValue::Kind::Value) values_[i].setValue(v.size, v.data);
+    else if (v.kind == ArgValue::Kind::Local) values_[i].setValue(v.size, nullptr);
+    else if (v.kind == ArgValue::Kind::Svm) values_[i].setSvm(v.svm);
+    else values_[i].kind = ArgValue::Kind::Unset;
+    // bind() points an argument at its buffer's pointer slot or at its value's bytes.
+    if (i >= args_.size() || !args_[i]) continue;
+    if (args_[i] == &bound.pointer_slot_[i]) args_[i] = &pointer_slot_[i];
+    else if (args_[i] == v.data) args_[i] = values_[i].data;
+  }
+  pending_.assign(n, 0);
+  pending_count_ = 0;
+  dirty_ = bound.dirty_;
+}
+
 hk_reason KernelArgs::bind(const program::KernelImage &image, const BufferResolver &resolve,
                            std::string &detail) {
   const pocl::KernelRecord &meta = *image.meta;

@@ -56,6 +56,12 @@ class KernelArgs {
   void recordSvm(cl_uint index, const void *ptr);
   // The recorded values of `other` (a cloned kernel starts with its source's arguments).
   void copyFrom(const KernelArgs &other);
+  // Makes this a bound copy of `bound` (after its successful bind()): its values, buffer
+  // pointers, buffers and __local layout, with array() pointing into this object's own
+  // storage. For a launch that runs after its call returned (queue/background.cpp):
+  // the kernel's arguments may change meanwhile, the copy does not. Allocates only when a
+  // value is larger than any this object held before.
+  void copyBound(const KernelArgs &bound);
   bool dirty() const { return dirty_; }
   void markDirty() { dirty_ = true; }
 

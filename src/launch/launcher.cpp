@@ -205,11 +205,11 @@ void noteTeamGain(LaunchableKernel &k, const Plan &plan, hk_path path, std::uint
   k.team_gain.note(on_team, wall_ns, on_team ? team_serial_ns : wall_ns, plan.total_groups);
 }
 
-SplitProbe runSplitProbe(LaunchableKernel &k, Plan &plan) {
+SplitProbe runSplitProbe(LaunchableKernel &k, kernel::KernelArgs &args, Plan &plan) {
   // The function the team would run: the probe measures what leaving the team costs.
   const program::KernelImage *specialized = k.specializedFor(plan.pc);
   const LaunchBody body{specialized ? specialized : k.image.load(std::memory_order_acquire),
-                        &k.args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
+                        &args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
   std::uint64_t sampled = 0, sampled_ns = 0, serial_ns = 0;
   switch (runSplit(body, &sampled, &sampled_ns, &serial_ns, k.trace_name, &k.team_choice)) {
     case TeamResult::Ran:

@@ -131,16 +131,18 @@ struct SplitProbe {
   cl_int err;
   hk_path path;
 };
-[[gnu::noinline]] SplitProbe runSplitProbe(LaunchableKernel &k, Plan &plan);
+[[gnu::noinline]] SplitProbe runSplitProbe(LaunchableKernel &k, kernel::KernelArgs &args,
+                                            Plan &plan);
 
-// Runs a kernel whose plan is made: on the team when the launch is large or the kernel's
-// launches have been slow and the team is measured to pay for it (TeamGain), else on the
-// calling thread. Counts the path. Returns
+// Runs a kernel whose plan is made, with the arguments `args` (the kernel's own, k.args, or
+// a launch's copy of them, KernelArgs::copyBound): on the team when the launch is large or
+// the kernel's launches have been slow and the team is measured to pay for it (TeamGain),
+// else on the calling thread. Counts the path. Returns
 // CL_OUT_OF_HOST_MEMORY only if a thread's buffers cannot grow. Inlined: as a function
 // of its own, the compiler specialises it for its callers' one `ts` (threadState()) and
 // reads the thread_local again inside, a second TLS access per launch.
-[[gnu::always_inline]] inline cl_int execute(LaunchableKernel &k, Plan &plan,
-                                             kernel::ThreadState &ts) {
+[[gnu::always_inline]] inline cl_int execute(LaunchableKernel &k, kernel::KernelArgs &args,
+                                             Plan &plan, kernel::ThreadState &ts) {
   Sampler &sampler = k.sampler;
   const bool timed = sampler.shouldTime(plan.total_groups);
   const std::uint64_t t0 = timed ? nowNs() : 0;
@@ -149,7 +151,7 @@ struct SplitProbe {
   if (teamSized(plan, sampler) && !k.team_gain.team()) {
     // A probe of the calling thread on a large launch runs a part of it there (TeamGain).
     if (__builtin_expect(timed && k.team_gain.splitProbeDue(plan.total_groups), 0)) {
-      const SplitProbe probe = runSplitProbe(k, plan);
+      const SplitProbe probe = runSplitProbe(k, args, plan);
       if (probe.err != CL_SUCCESS) return probe.err;
       path = probe.path;
       team_serial_ns = probe.serial_ns;
@@ -163,7 +165,7 @@ struct SplitProbe {
     // Built here, not for the inline path: its address escapes to the team, which would
     // make the inline path store it to memory.
     const LaunchBody body{specialized ? specialized : k.image.load(std::memory_order_acquire),
-                          &k.args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
+                          &args, &plan, k.printf_capacity, k.hidden_ndrange, k.unchecked};
     std::uint64_t serial_ns = 0;
     switch (runOnTeam(body, kSteal, timed, &serial_ns, k.trace_name, &k.team_choice)) {
       case TeamResult::Ran:
@@ -176,7 +178,7 @@ struct SplitProbe {
     }
   }
   if (path == HK_PATH_INLINE &&
-      !runInline(LaunchBody{k.image.load(std::memory_order_acquire), &k.args, &plan, 0,
+      !runInline(LaunchBody{k.image.load(std::memory_order_acquire), &args, &plan, 0,
                             k.hidden_ndrange, k.unchecked},
                  ts))
     return CL_OUT_OF_HOST_MEMORY;
@@ -193,6 +195,11 @@ struct SplitProbe {
   // One test for what few launches need: counting variants, tracing.
   if (k.after_launch) afterLaunch(k, plan, ts, path, t0);
   return CL_SUCCESS;
+}
+// execute() with the kernel's own arguments: a launch that runs before its call returns.
+[[gnu::always_inline]] inline cl_int execute(LaunchableKernel &k, Plan &plan,
+                                             kernel::ThreadState &ts) {
+  return execute(k, k.args, plan, ts);
 }
 
 }  // namespace hk::launch
