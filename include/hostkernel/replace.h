@@ -78,6 +78,7 @@
 #define clGetMemObjectInfo hkGetMemObjectInfo
 #define clGetEventInfo hkGetEventInfo
 #define clGetEventProfilingInfo hkGetEventProfilingInfo
+#define clSetEventCallback hkSetEventCallback
 /* end: written from entries.def */
 
 #endif /* HOSTKERNEL_REPLACE_H */

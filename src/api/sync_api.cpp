@@ -27,8 +27,19 @@ cl_int hkFinish(cl_command_queue handle) {
 
 cl_int hkFlush(cl_command_queue handle) {
   if (!handle) return CL_INVALID_COMMAND_QUEUE;
-  if (queue::Queue *q = queue::findKnown(handle); q && q->idle()) return CL_SUCCESS;
+  // Launches in the background need no flush: they run already.
+  if (queue::Queue *q = queue::findKnown(handle); q && !q->holdsPoclWork()) return CL_SUCCESS;
   return next().clFlush(handle);
+}
+
+// A callback on the event of a launch in the background runs on the thread that completes
+// the launch, where a command it enqueues on the launch's queue would come before the
+// queue's later launches in the background: the launch is settled first, and PoCL calls
+// the callback of the complete event now.
+cl_int hkSetEventCallback(cl_event event, cl_int type,
+                          void(CL_CALLBACK *notify)(cl_event, cl_int, void *), void *user) {
+  if (queue::inFlight(event)) queue::settleAll();
+  return next().clSetEventCallback(event, type, notify, user);
 }
 
 cl_int hkWaitForEvents(cl_uint n, const cl_event *events) {

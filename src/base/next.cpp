@@ -27,6 +27,7 @@ cl_icd_dispatch makeLoaderTable() {
   HK_FILL(clGetEventProfilingInfo);
   HK_FILL(clCreateUserEvent);
   HK_FILL(clSetUserEventStatus);
+  HK_FILL(clSetEventCallback);
   HK_FILL(clRetainEvent);
   HK_FILL(clReleaseEvent);
   HK_FILL(clWaitForEvents);

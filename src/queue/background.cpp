@@ -88,24 +88,38 @@ constexpr std::uint32_t kLongestPauseShift = 6;
 // arguments name more runs on its caller.
 constexpr std::size_t kMaxJobBuffers = 32;
 
+// One launch handed over: job n is in slot n % kBackgroundDepth. Its plain fields are
+// written by the poster while the slot is `free`, then read by the thread that claims it;
+// the atomic ones are also read by settling callers, who may find them already the next
+// job's (they only steer the heuristics).
 struct Job {
   launch::LaunchableKernel *kernel = nullptr;
   launch::Plan plan{};
+  // The kernel's arguments as they were when the launch was enqueued.
+  kernel::KernelArgs args;
   Queue *queue = nullptr;
-  cl_event event = nullptr;  // retained for the background thread, or null
+  cl_event event = nullptr;  // retained for the thread that completes it, or null
   CommandTimes times;
-  std::size_t printf_capacity = 0;
   // The buffers of the kernel's arguments, retained at the hand-over and released once the
   // launch is done: the application may release its own references meanwhile, as it may
   // with a command on PoCL's queue, and the memory stays until the launch has used it.
   std::array<cl_mem, kMaxJobBuffers> buffers{};
   std::size_t buffer_count = 0;
+  // Set once the thread that ran the job has let go of it (its buffers released): only
+  // then may a poster write the slot again, and a fork go on (beforeFork).
+  std::atomic<bool> free{true};
+  std::atomic<launch::LaunchableKernel *> settle_kernel{nullptr};
+  std::atomic<std::uint64_t> posted_ns{0};
+  std::atomic<bool> woke{false};  // the hand-over had to wake the parked background thread
+  std::atomic<std::uint64_t> spin_limit_ns{0};
+  std::atomic<unsigned> team_threads{0};  // the team's size for a team launch, else 0
+  std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
 };
 
-// The background thread and its one job. Posting, claiming and completing are counted:
-// the job is pending while posted != done. The job is written only by a poster holding
-// post_mutex while nothing is pending, and run by the thread that claims it (claim()):
-// the background thread, or a caller that needs it before the background thread has
+// The background thread and its jobs. Handing over, claiming and completing are counted
+// (g_background_now.posted, `claimed`, g_background_now.done): jobs n with done < n <=
+// posted are pending, and they run one after another, each claimed (claim()) by the
+// background thread or by a caller that needs it before the background thread has
 // started it (settleAll). Never destroyed: a launch may still be settled by an exit
 // handler.
 struct Runner {
@@ -115,32 +129,25 @@ struct Runner {
   pthread_t thread{};     // the background thread, once started
   std::atomic<bool> stop{false};  // the thread ends (Stopper)
   std::uint64_t stack_room = 0;  // the thread's room for work-groups, once it runs
-  Job job;
-  std::atomic<std::uint32_t> posted{0};
+  Job jobs[kBackgroundDepth];
   std::atomic<std::uint32_t> claimed{0};
-  std::atomic<std::uint32_t> done{0};
-  // The last job whose thread has let go of it: its buffers released (runJob). A job
-  // counts done before that, so a fork must also wait for this (beforeFork).
-  std::atomic<std::uint32_t> released{0};
   // Futex words' companions: set while the background thread is parked on `posted`, and
   // the number of callers parked on `done`, so that neither side makes a system call to
   // wake a thread that is not parked.
   std::atomic<std::uint32_t> parked{0};
   std::atomic<std::uint32_t> waiters{0};
-  // What a settling caller needs of the running job, which a poster may replace as soon
-  // as it completes: its kernel, when it was handed over and how long to spin for it.
-  std::atomic<launch::LaunchableKernel *> kernel{nullptr};
-  std::atomic<std::uint64_t> posted_ns{0};
-  std::atomic<bool> woke{false};  // the hand-over had to wake the parked background thread
-  std::atomic<std::uint64_t> spin_limit_ns{0};
-  std::atomic<unsigned> team_threads{0};  // the team's size for a team launch, else 0
-  std::atomic<std::uint32_t> stack_kib{0};  // the plan's stack need
+  // When the pending jobs are expected to have ended (each kernel's last duration after
+  // the one before it): how long a settling caller spins.
+  std::atomic<std::uint64_t> expected_end_ns{0};
+  std::atomic<std::size_t> printf_capacity{0};  // the last poster's device's
   // The CPU the poster ran on when it handed the job over: the background thread moves
   // off it (CpuMover) rather than share it with the caller, which goes on running there.
   std::atomic<int> poster_cpu{-1};
-  // The thread running the job now (0: none): the event callbacks it runs while it
+  // The thread running a job now (0: none): the event callbacks it runs while it
   // completes the job come after the launch already, and must not wait for it.
   std::atomic<pthread_t> running{0};
+
+  Job &job(std::uint32_t n) { return jobs[n % kBackgroundDepth]; }
 };
 
 Runner &runner() {
@@ -152,7 +159,8 @@ bool noShare() { return false; }
 
 // The launch's work-groups have run: the queue holds no more work for it, then its event
 // completes. Setting the event's status runs the application's event callbacks on the
-// thread that ran the launch; one that enqueues on the queue finds the queue idle.
+// thread that ran the launch; one that enqueues on the queue finds the queue idle unless
+// later launches of it are pending.
 void completeJob(Job &job, cl_int err) {
   if (err != CL_SUCCESS)
     logf(LogLevel::Warn, "kernel '%s': its launch in the background failed (error %d)",
@@ -165,7 +173,8 @@ void completeJob(Job &job, cl_int err) {
     const cl_int status = err != CL_SUCCESS ? err
                           : pocl::executionFailed(job.plan.pc) ? pocl::kExecutionFailedStatus
                                                                : CL_COMPLETE;
-    next().clSetUserEventStatus(e, status);
+    if (next().clSetUserEventStatus(e, status) == CL_SUCCESS && status == CL_COMPLETE)
+      noteEventComplete(e, q);
     releaseEvent(e);
   }
 }
@@ -186,10 +195,16 @@ void noteWaited(launch::LaunchableKernel &k, bool late) {
                              std::memory_order_relaxed);
 }
 
-// Takes job `n` for this thread to run; false if another thread took it.
+// Takes job `n` for this thread to run: only once it is handed over (a thread that read
+// `done` before another ran the last pending job must not take a slot not yet written)
+// and job n - 1 is done, so that jobs run in their order; false if not, or if another
+// thread took job n.
 bool claim(Runner &r, std::uint32_t n) {
+  const BackgroundNow &now = g_background_now;
   std::uint32_t expected = n - 1;
-  return r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
+  return static_cast<std::int32_t>(now.posted.load(std::memory_order_acquire) - n) >= 0 &&
+         now.done.load(std::memory_order_acquire) == expected &&
+         r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
 }
 
 // Runs job `n`, claimed by this thread, and counts it done. `judged`: on the background
@@ -197,31 +212,34 @@ bool claim(Runner &r, std::uint32_t n) {
 // ran, and at least kLateNs (a launch expected to be shorter than kCpuTimedNs: for longer
 // than its expected duration). Before the job counts done, while its kernel surely lives.
 void runJob(Runner &r, kernel::ThreadState &ts, std::uint32_t n, bool judged) {
-  Job &job = r.job;
+  BackgroundNow &now = g_background_now;
+  Job &job = r.job(n);
   r.running.store(pthread_self(), std::memory_order_relaxed);
-  if (!ts.ready) ts.setUp(job.printf_capacity);
+  if (!ts.ready) ts.setUp(job.queue->device->probe.printf_buffer_size);
   if (job.event) job.times.start = profilingClock();
   const std::uint64_t expected = judged ? job.kernel->sampler.lastNs() : 0;
   const bool cpu_timed = judged && expected >= kCpuTimedNs;
   const std::uint64_t wall0 = judged ? nowNs() : 0, cpu0 = cpu_timed ? threadCpuNs() : 0;
-  const cl_int err = launch::execute(*job.kernel, job.plan, ts);
+  const cl_int err = launch::execute(*job.kernel, job.args, job.plan, ts);
   if (judged) {
     const std::uint64_t wall = nowNs() - wall0;
     const std::uint64_t cpu = cpu_timed ? threadCpuNs() - cpu0 : std::min(expected, wall);
     noteWaited(*job.kernel, wall > cpu && wall - cpu > std::max(kLateNs, cpu));
   }
   completeJob(job, err);
-  // Released after the job counts done: the next hand-over may then reuse the job, and the
-  // last release may run destructor callbacks (PoCL's, hostkernel's, the application's),
-  // which must not find the launch still running.
-  const std::size_t count = job.buffer_count;
-  std::array<cl_mem, kMaxJobBuffers> buffers = job.buffers;
+  now.events[n % kBackgroundDepth].store(nullptr, std::memory_order_relaxed);
   r.running.store(0, std::memory_order_relaxed);
-  g_background_now.busy.store(false, std::memory_order_release);
-  r.done.store(n, std::memory_order_seq_cst);
-  if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(r.done, INT_MAX);
-  for (std::size_t i = 0; i < count; ++i) next().clReleaseMemObject(buffers[i]);
-  r.released.store(n, std::memory_order_release);
+  now.done.store(n, std::memory_order_seq_cst);
+  if (r.waiters.load(std::memory_order_seq_cst)) team::futexWake(now.done, INT_MAX);
+  // A caller ran it while the background thread was parked: the thread takes the next.
+  if (!judged && r.parked.load(std::memory_order_seq_cst) &&
+      now.posted.load(std::memory_order_acquire) != n)
+    team::futexWake(now.posted, 1);
+  // Released after the job counts done: the last release may run destructor callbacks
+  // (PoCL's, hostkernel's, the application's), which must not find the launch still
+  // running. The slot is written again only once it is free.
+  for (std::size_t i = 0; i < job.buffer_count; ++i) next().clReleaseMemObject(job.buffers[i]);
+  job.free.store(true, std::memory_order_release);
 }
 
 // The scheduler often wakes the background thread on the CPU of the caller that posted
@@ -238,28 +256,34 @@ bool moveOffPosterCpu(Runner &r, team::CpuMover &mover) {
 
 void *runnerMain(void *) {
   Runner &r = runner();
+  BackgroundNow &now = g_background_now;
   kernel::ThreadState &ts = kernel::threadState();
   ts.background_thread = true;
   team::CpuMover mover;
   StartingThreads::arrived();
-  std::uint32_t seen = r.done.load(std::memory_order_relaxed);
+  // A job is there to take: pending, and the one before it done.
+  auto claimable = [&] {
+    const std::uint32_t d = now.done.load(std::memory_order_acquire);
+    return now.posted.load(std::memory_order_acquire) != d &&
+           r.claimed.load(std::memory_order_acquire) == d;
+  };
   for (;;) {
-    auto posted = [&] { return r.posted.load(std::memory_order_acquire) != seen; };
-    if (!team::spinUntil(kIdleSpinNs, posted, [&] { return moveOffPosterCpu(r, mover); })) {
+    if (!team::spinUntil(kIdleSpinNs, claimable, [&] { return moveOffPosterCpu(r, mover); })) {
       for (;;) {
         r.parked.store(1, std::memory_order_seq_cst);
-        if (r.posted.load(std::memory_order_seq_cst) != seen ||
-            r.stop.load(std::memory_order_acquire))
-          break;
-        team::futexWait(r.posted, seen);
+        const std::uint32_t posted = now.posted.load(std::memory_order_seq_cst);
+        if (claimable() || r.stop.load(std::memory_order_acquire)) break;
+        team::futexWait(now.posted, posted);
       }
       r.parked.store(0, std::memory_order_relaxed);
     }
-    const std::uint32_t n = r.posted.load(std::memory_order_acquire);
-    if (n == seen) return nullptr;  // stopped
+    if (!claimable()) {
+      if (r.stop.load(std::memory_order_acquire)) return nullptr;
+      continue;
+    }
     moveOffPosterCpu(r, mover);
-    if (claim(r, n)) runJob(r, ts, n, true);
-    seen = n;  // run here, or by the caller that needed it first
+    const std::uint32_t n = now.done.load(std::memory_order_acquire) + 1;
+    if (claim(r, n)) runJob(r, ts, n, true);  // else run by the caller that needed it first
   }
   return nullptr;
 }
@@ -285,29 +309,32 @@ void beforeFork() NO_THREAD_SAFETY_ANALYSIS {
   Runner &r = runner();
   r.post_mutex.lock();
   settleAll();
-  // Not when the job's own event callback forks: its thread lets go after the fork.
-  const std::uint32_t last = r.posted.load(std::memory_order_acquire);
+  // Not when a job's own event callback forks: its thread lets go after the fork.
   if (!pthread_equal(r.running.load(std::memory_order_relaxed), pthread_self()))
-    while (r.released.load(std::memory_order_acquire) != last) sched_yield();
+    for (const Job &job : r.jobs)
+      while (!job.free.load(std::memory_order_acquire)) sched_yield();
   StartingThreads::await();
 }
 void afterForkParent() NO_THREAD_SAFETY_ANALYSIS { runner().post_mutex.unlock(); }
 void afterForkChild() NO_THREAD_SAFETY_ANALYSIS {
   Runner &r = runner();
+  BackgroundNow &now = g_background_now;
   StartingThreads::forgetInChild();
   new (&r.post_mutex) Mutex;
   r.started = false;
-  r.posted.store(0, std::memory_order_relaxed);
+  now.posted.store(0, std::memory_order_relaxed);
+  now.done.store(0, std::memory_order_relaxed);
   r.claimed.store(0, std::memory_order_relaxed);
-  r.done.store(0, std::memory_order_relaxed);
-  r.released.store(0, std::memory_order_relaxed);
   r.parked.store(0, std::memory_order_relaxed);
   r.waiters.store(0, std::memory_order_relaxed);
-  g_background_now.busy.store(false, std::memory_order_relaxed);
+  for (Job &job : r.jobs) job.free.store(true, std::memory_order_relaxed);
+  for (auto &e : now.events) e.store(nullptr, std::memory_order_relaxed);
 }
 
-// Starts the background thread with every signal blocked (the application's handlers
-// run on its own threads). Its exit and fork handlers are registered here, after those
+// Starts the background thread with every asynchronous signal blocked (the application's
+// handlers run on its own threads); the synchronous ones stay open, as on the team's
+// workers: a fault in a kernel reaches the application's handler, as it would on the
+// caller. Its exit and fork handlers are registered here, after those
 // of the team and of the libraries loaded before: exit() and fork() run them first, so
 // that the launch is settled while everything it uses still works.
 bool startRunner(Runner &r) REQUIRES(r.post_mutex) {
@@ -319,6 +346,7 @@ bool startRunner(Runner &r) REQUIRES(r.post_mutex) {
   (void)handlers;
   sigset_t block, saved;
   sigfillset(&block);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&block, sig);
   pthread_sigmask(SIG_SETMASK, &block, &saved);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -384,7 +412,7 @@ struct Stopper {
     if (!r.started) return;
     settleAll();
     r.stop.store(true, std::memory_order_release);
-    team::futexWake(r.posted, 1);
+    team::futexWake(g_background_now.posted, 1);
     pthread_join(r.thread, nullptr);
     r.started = false;
     r.exiting = true;
@@ -403,16 +431,24 @@ launch::BackgroundUse backgroundAvailable() {
 bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Queue &q,
                        cl_event *event, cl_int *err) {
   Runner &r = runner();
+  BackgroundNow &now = g_background_now;
   if (!r.post_mutex.try_lock()) return false;
   MutexLock lock(r.post_mutex, std::adopt_lock);
   if (r.exiting || exitBegun()) return false;
-  if (r.posted.load(std::memory_order_acquire) != r.done.load(std::memory_order_acquire))
-    return false;  // another queue's launch runs there: this caller runs its own
+  const std::uint32_t posted = now.posted.load(std::memory_order_acquire);
+  const std::uint32_t pending = posted - now.done.load(std::memory_order_acquire);
+  // Another queue's launches run there (this caller runs its own), or an out-of-order
+  // queue's, whose next command need not wait for them, or as many as may.
+  if (pending && (now.queue.load(std::memory_order_relaxed) != &q || !q.in_order ||
+                  pending >= kBackgroundDepth))
+    return false;
+  const std::uint32_t n = posted + 1;
+  Job &job = r.job(n);
+  if (!job.free.load(std::memory_order_acquire)) return false;  // still letting go
   if (!r.started && !startRunner(r)) return false;
   if (std::uint64_t{plan.stack_kib} << 10 > r.stack_room) return false;
   const std::vector<cl_mem> &buffers = k.args.buffers();
   if (buffers.size() > kMaxJobBuffers) return false;
-  Job &job = r.job;
   job.event = nullptr;
   if (event) {
     job.times = CommandTimes::begin();
@@ -430,29 +466,32 @@ bool startInBackground(launch::LaunchableKernel &k, const launch::Plan &plan, Qu
   job.buffer_count = 0;
   for (cl_mem m : buffers)
     if (next().clRetainMemObject(m) == CL_SUCCESS) job.buffers[job.buffer_count++] = m;
+  job.args.copyBound(k.args);
   job.kernel = &k;
   job.plan = plan;
   job.queue = &q;
-  job.printf_capacity = q.device->probe.printf_buffer_size;
+  job.free.store(false, std::memory_order_relaxed);
   const bool team = launch::teamSized(plan, k.sampler);
-  r.kernel.store(&k, std::memory_order_relaxed);
-  r.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
-  r.team_threads.store(team && k.team_gain.team() ? team::Team::instance().size() : 0,
-                       std::memory_order_relaxed);
-  r.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
+  const std::uint64_t t = nowNs();
+  job.settle_kernel.store(&k, std::memory_order_relaxed);
+  job.posted_ns.store(t, std::memory_order_relaxed);
+  job.spin_limit_ns.store(team ? kTeamSpinNs : kSettleSpinNs, std::memory_order_relaxed);
+  job.team_threads.store(team && k.team_gain.team() ? team::Team::instance().size() : 0,
+                         std::memory_order_relaxed);
+  job.stack_kib.store(plan.stack_kib, std::memory_order_relaxed);
+  const std::uint64_t before = pending ? r.expected_end_ns.load(std::memory_order_relaxed) : 0;
+  r.expected_end_ns.store(std::max(before, t) + k.sampler.lastNs(), std::memory_order_relaxed);
+  r.printf_capacity.store(q.device->probe.printf_buffer_size, std::memory_order_relaxed);
   q.in_background.fetch_add(1, std::memory_order_acq_rel);
-  g_background_now.queue.store(&q, std::memory_order_relaxed);
-  g_background_now.kernel.store(&k, std::memory_order_relaxed);
-  g_background_now.event.store(job.event, std::memory_order_relaxed);
-  g_background_now.busy.store(true, std::memory_order_release);
-  r.posted_ns.store(nowNs(), std::memory_order_relaxed);
+  now.queue.store(&q, std::memory_order_relaxed);
+  now.events[n % kBackgroundDepth].store(job.event, std::memory_order_relaxed);
   r.poster_cpu.store(sched_getcpu(), std::memory_order_relaxed);
   k.counts.background.store(k.counts.background.load(std::memory_order_relaxed) + 1,
                             std::memory_order_relaxed);
-  r.posted.store(r.posted.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  now.posted.store(n, std::memory_order_seq_cst);
   const bool parked = r.parked.load(std::memory_order_seq_cst);
-  r.woke.store(parked, std::memory_order_relaxed);
-  if (parked) team::futexWake(r.posted, 1);
+  job.woke.store(parked, std::memory_order_relaxed);
+  if (parked) team::futexWake(now.posted, 1);
   *err = CL_SUCCESS;
   return true;
 }
@@ -463,52 +502,65 @@ bool startedLate(std::uint64_t waited_ns, bool woken, std::uint64_t duration_ns)
 
 void settleAll() {
   Runner &r = runner();
-  const std::uint32_t target = r.posted.load(std::memory_order_acquire);
+  BackgroundNow &now = g_background_now;
+  const std::uint32_t target = now.posted.load(std::memory_order_acquire);
   auto done = [&] {
-    return static_cast<std::int32_t>(r.done.load(std::memory_order_acquire) - target) >= 0;
+    return static_cast<std::int32_t>(now.done.load(std::memory_order_acquire) - target) >= 0;
   };
   if (done()) return;
-  // An event callback of the launch runs on the thread that runs it, before the launch is
+  // An event callback of a launch runs on the thread that runs it, before the launch is
   // counted done: what it enqueues comes after the launch already.
   if (pthread_equal(r.running.load(std::memory_order_relaxed), pthread_self())) return;
-  // The job's description may already be its successor's (the job completed and another
-  // was posted meanwhile): it only steers the heuristics below.
-  launch::LaunchableKernel *k = r.kernel.load(std::memory_order_relaxed);
-  const std::uint64_t posted_ns = r.posted_ns.load(std::memory_order_relaxed);
-  if (k) noteSettled(*k, posted_ns, r.team_threads.load(std::memory_order_relaxed));
-  // Not started yet (the background thread is parked, or has no CPU): this thread runs it,
-  // if its stack has the room, rather than wait for the background thread to wake.
+  // The heuristics judge the last launch handed over: how soon after it its result is
+  // needed. Its description may already be a successor's (it completed, and others were
+  // handed over meanwhile): it only steers them.
+  const Job &last = r.job(target);
+  if (launch::LaunchableKernel *k = last.settle_kernel.load(std::memory_order_relaxed))
+    noteSettled(*k, last.posted_ns.load(std::memory_order_relaxed),
+                last.team_threads.load(std::memory_order_relaxed));
   kernel::ThreadState &ts = kernel::threadState();
-  if (!ts.ready) ts.setUp(r.job.printf_capacity);
-  if (ts.depth == 0 &&
-      std::uint64_t{r.stack_kib.load(std::memory_order_relaxed)} << 10 <=
-          launch::stackRoomForLaunch(ts.stackRoom()) &&
-      claim(r, target)) {
-    // Not even started long after its hand-over: the background thread got no CPU (the
-    // others are busy), and the launch overlapped nothing. Counted as a late one. The
-    // kernel's duration is the lesser of its last launch's wall time and the sampler's
-    // estimate (the lesser of its last two launches): a late launch before this one
-    // lasted as long as another process kept its thread off the CPU, and must not make
-    // this one look started in time.
-    if (k) {
-      noteWaited(*k, startedLate(nowNs() - posted_ns, r.woke.load(std::memory_order_relaxed),
-                                 std::min(k->sampler.lastNs(), k->sampler.serialNs())));
+  if (!ts.ready) ts.setUp(r.printf_capacity.load(std::memory_order_relaxed));
+  bool first = true;
+  while (!done()) {
+    const std::uint32_t d = now.done.load(std::memory_order_acquire);
+    const std::uint32_t n = d + 1;
+    Job &job = r.job(n);
+    // Not started yet (the background thread is parked, or has no CPU, or busy with the
+    // one before): this thread runs it, if its stack has the room, rather than wait for
+    // the background thread to take it.
+    if (ts.depth == 0 &&
+        std::uint64_t{job.stack_kib.load(std::memory_order_relaxed)} << 10 <=
+            launch::stackRoomForLaunch(ts.stackRoom()) &&
+        claim(r, n)) {
+      // The first one not even started long after its hand-over: the background thread
+      // got no CPU (the others are busy), and the launch overlapped nothing. Counted as a
+      // late one. The kernel's duration is the lesser of its last launch's wall time and
+      // the sampler's estimate (the lesser of its last two launches): a late launch
+      // before this one lasted as long as another process kept its thread off the CPU,
+      // and must not make this one look started in time.
+      if (first && n == target) {
+        launch::LaunchableKernel &k = *job.kernel;
+        noteWaited(k, startedLate(nowNs() - job.posted_ns.load(std::memory_order_relaxed),
+                                  job.woke.load(std::memory_order_relaxed),
+                                  std::min(k.sampler.lastNs(), k.sampler.serialNs())));
+      }
+      first = false;
+      runJob(r, ts, n, false);
+      continue;
     }
-    runJob(r, ts, target, false);
-    return;
+    // Running on another thread: spin while the pending launches are likely to end soon
+    // (expected_end_ns), at most the job's spin limit, then park until one is done.
+    auto moved = [&] { return now.done.load(std::memory_order_acquire) != d; };
+    const std::uint64_t expected_end = r.expected_end_ns.load(std::memory_order_relaxed);
+    const std::uint64_t t = nowNs();
+    const std::uint64_t spin =
+        std::min((expected_end > t ? expected_end - t : 0) + kSettleSlackNs,
+                 job.spin_limit_ns.load(std::memory_order_relaxed));
+    if (team::spinUntil(spin, moved, noShare)) continue;
+    r.waiters.fetch_add(1, std::memory_order_seq_cst);
+    while (!moved()) team::futexWait(now.done, d);
+    r.waiters.fetch_sub(1, std::memory_order_relaxed);
   }
-  // Spin while the launch is likely to end soon (the kernel's last duration after its
-  // hand-over), at most spin_limit_ns.
-  const std::uint64_t expected_end = posted_ns + (k ? k->sampler.lastNs() : 0);
-  const std::uint64_t now = nowNs();
-  const std::uint64_t spin =
-      std::min((expected_end > now ? expected_end - now : 0) + kSettleSlackNs,
-               r.spin_limit_ns.load(std::memory_order_relaxed));
-  if (team::spinUntil(spin, done, noShare)) return;
-  r.waiters.fetch_add(1, std::memory_order_seq_cst);
-  for (std::uint32_t d; d = r.done.load(std::memory_order_seq_cst), !done();)
-    team::futexWait(r.done, d);
-  r.waiters.fetch_sub(1, std::memory_order_relaxed);
 }
 
 }  // namespace hk::queue

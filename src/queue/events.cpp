@@ -21,8 +21,8 @@ struct DirectEvent {
   bool timed = false;
   cl_ulong queued = 0, submit = 0, start = 0, end = 0;
   // Set by completeEvent: the event was complete (CL_COMPLETE) when made, so a command
-  // that waits for it waits for nothing. Events of background launches and of PoCL's
-  // commands are recorded without it.
+  // that waits for it waits for nothing. Events of background launches get it once they
+  // complete (noteEventComplete); those of PoCL's commands never.
   bool complete = false;
   cl_context context = nullptr;  // with `complete`
   std::uint64_t id = 0;          // PoCL's object id, with `complete`: tells a new event
@@ -131,6 +131,16 @@ void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type t
   EventTable &t = table();
   MutexLock lock(t.mutex);
   recordDirectEvent(t, event, queue, type, times, end);
+}
+
+void noteEventComplete(cl_event event, const Queue &q) {
+  EventTable &t = table();
+  MutexLock lock(t.mutex);
+  auto it = t.events.find(event);
+  if (it == t.events.end() || it->second.spare) return;
+  it->second.complete = true;
+  it->second.context = q.context;
+  it->second.id = pocl::objectId(event);
 }
 
 cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,

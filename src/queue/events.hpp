@@ -50,6 +50,11 @@ void recordDirectEvent(cl_event event, cl_command_queue queue, cl_command_type t
 cl_int completeEvent(const Queue &q, cl_event *event, cl_command_type type,
                      const CommandTimes *times, bool failed = false);
 
+// Records that `event`, recorded before (recordDirectEvent) for a launch that ran after its
+// call returned, has completed without failure on `q`: a command that waits for it then
+// waits for nothing (allCompleteDirectEvents), and the event may be kept as a spare.
+void noteEventComplete(cl_event event, const Queue &q);
+
 // hkReleaseEvent's work: releases `event`, forgetting it with its last reference. A
 // complete event of a direct command (completeEvent) is not given back to PoCL then but
 // kept as a spare (at most 16, the oldest go first), which completeEvent hands out again

@@ -13,10 +13,9 @@ namespace {
 KernelEntry *entryForSet(cl_kernel kernel) {
   cl_int err = CL_SUCCESS;
   KernelEntry *k = registry().kernelEntry(kernel, &err);
-  if (k) {
-    k->plans_valid.store(false, std::memory_order_release);
-    settleKernel(k);  // a background launch of it uses its arguments
-  }
+  // A launch of it in the background has its own copy of the arguments: nothing to wait
+  // for.
+  if (k) k->plans_valid.store(false, std::memory_order_release);
   return k;
 }
 

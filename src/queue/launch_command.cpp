@@ -75,8 +75,10 @@ struct LaunchCall {
   }
 };
 
-// Gives the launch to PoCL and records why.
+// Gives the launch to PoCL and records why. PoCL knows nothing of the queue's launches in
+// the background: they are settled first.
 cl_int launchOnQueue(KernelEntry *k, Queue *q, hk_reason reason, const LaunchCall &c) {
+  if (Queue *known = q ? q : findKnown(c.queue)) settleQueue(*known);
   std::unique_lock<std::recursive_mutex> args_lock;
   if (k) {
     args_lock = std::unique_lock(k->queue_arg_mutex);
@@ -197,16 +199,22 @@ cl_int launchAdmitted(KernelEntry &k, Queue &q, const LaunchCall &c, CommandTime
     if (next().clWaitForEvents(c.nwait, c.waits) != CL_SUCCESS)
       return toQueue(k, q, HK_REASON_INVALID_LAUNCH, c);
   }
-  if (!q.idle() && (err = drainQueue(q)) != CL_SUCCESS) return err;
+  // PoCL's work for the queue first; its launches in the background only if this one
+  // does not follow them there.
+  if (q.holdsPoclWork() && (err = drainQueue(q)) != CL_SUCCESS) return err;
   if (verdict.route == launch::Verdict::Route::Background &&
       startInBackground(k, plan, q, c.event, &err))
     return err;
+  settleQueue(q);
   if (c.event) times.start = profilingClock();
   if ((err = launch::execute(k, plan, ts)) != CL_SUCCESS) return err;
   return c.event ? completeEvent(q, c.event, CL_COMMAND_NDRANGE_KERNEL, &times,
                                  pocl::executionFailed(plan.pc))
                  : CL_SUCCESS;
 }
+
+// The longest wait list whose events of launches in the background launchSlow leaves out.
+constexpr cl_uint kMaxWaitsKept = 16;
 
 // The slow path (launch_command.hpp): finds the kernel's and the queue's records, and
 // gives PoCL every launch it must run (unknown objects, queues that run nothing
@@ -217,10 +225,21 @@ cl_int launchAdmitted(KernelEntry &k, Queue &q, const LaunchCall &c, CommandTime
                                     const size_t *offset, const size_t *global,
                                     const size_t *local, cl_uint nwait, const cl_event *waits,
                                     cl_event *event) {
-  const LaunchCall c{queue, kernel, dim, offset, global, local, nwait, waits, event};
+  LaunchCall c{queue, kernel, dim, offset, global, local, nwait, waits, event};
   if (!waitListValid(c.nwait, c.waits)) return CL_INVALID_EVENT_WAIT_LIST;
-  // The launch comes after a background launch of its queue or one it waits for.
-  if (Queue *known = findKnown(c.queue)) settleQueue(*known);
+  // The launch comes after the launches in the background it waits for. Those of its own
+  // in-order queue it follows anyway, and need not wait for: it may follow them into the
+  // background (launchAdmitted settles them otherwise, launchOnQueue before PoCL).
+  std::array<cl_event, kMaxWaitsKept> kept;
+  if (Queue *known = findKnown(c.queue); known && c.nwait && c.nwait <= kMaxWaitsKept) {
+    cl_uint n = 0;
+    for (cl_uint i = 0; i < c.nwait; ++i)
+      if (!inFlightOn(*known, c.waits[i])) kept[n++] = c.waits[i];
+    if (n < c.nwait) {
+      c.nwait = n;
+      c.waits = n ? kept.data() : nullptr;
+    }
+  }
   settleWaitList(c.nwait, c.waits);
   // A zero local size is no work-group size (CL_INVALID_WORK_GROUP_SIZE: the global size
   // is not a multiple of it). PoCL divides by it: 3.1 in dimensions 2 and 3, 6.0 in

@@ -63,6 +63,10 @@ struct Queue {
                completed.load(std::memory_order_acquire) &&
            in_background.load(std::memory_order_acquire) == 0;
   }
+  // Whether PoCL may still hold commands of this queue.
+  bool holdsPoclWork() const {
+    return enqueued.load(std::memory_order_acquire) != completed.load(std::memory_order_acquire);
+  }
   // Records that every command enqueued up to `upto` has completed.
   void completedUpTo(std::uint64_t upto);
 };

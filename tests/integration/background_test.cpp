@@ -247,18 +247,20 @@ struct CallbackRead {
   std::atomic<int> result{1};
 };
 
+// The callback: a blocking read of the buffer on the queue, its result in `result`.
+void CL_CALLBACK ReadInCallback(cl_event, cl_int, void *user) {
+  auto *r = static_cast<CallbackRead *>(user);
+  r->result = hkEnqueueReadBuffer(r->queue, r->buffer, CL_TRUE, 0, kItems * sizeof(int),
+                                  r->data.data(), 0, nullptr, nullptr);
+}
+
 TEST_F(Background, AnEventCallbackMayUseTheQueue) {
   CallbackRead read{q, out};
   cl_event e = nullptr;
   Launch(15, &e);
   ASSERT_EQ(clSetEventCallback(
                 e, CL_COMPLETE,
-                [](cl_event, cl_int, void *user) {
-                  auto *r = static_cast<CallbackRead *>(user);
-                  r->result = hkEnqueueReadBuffer(r->queue, r->buffer, CL_TRUE, 0,
-                                                  kItems * sizeof(int), r->data.data(), 0,
-                                                  nullptr, nullptr);
-                },
+                ReadInCallback,
                 &read),
             CL_SUCCESS);
   ASSERT_EQ(hkWaitForEvents(1, &e), CL_SUCCESS);
@@ -298,11 +300,163 @@ TEST_F(Background, AnEventCallbackMayFork) {
   EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
 }
 
-TEST_F(Background, SettingAnArgumentOfItsKernelWaitsForIt) {
+TEST_F(Background, SettingAnArgumentOfItsKernelLeavesItTheValueItWasGiven) {
   Launch(10);
   const int value = 11;
   ASSERT_EQ(hkSetKernelArg(kernel, 2, sizeof value, &value), CL_SUCCESS);
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
   EXPECT_TRUE(Filled(memory, 10));  // the launch ran with the value it was given
+}
+
+// More launches than may be in the background at once (kBackgroundDepth, 16), each with
+// its own value, on one queue: each runs with its own arguments, in their order.
+TEST_F(Background, ManyLaunchesInARowRunInTheirOrderWithTheirOwnArguments) {
+  // 18 launches: few enough to leave the process's overlap trial (launch/overlap_trial.hpp)
+  // in its warm-up, which BackgroundWithoutCpu below needs.
+  constexpr int kLaunches = 6;
+  std::vector<std::vector<int>> memories(kLaunches, std::vector<int>(kItems, -1));
+  std::vector<cl_mem> buffers;
+  for (auto &m : memories) {
+    buffers.push_back(hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kItems * sizeof(int), m.data(),
+                                     &err));
+    ASSERT_EQ(err, CL_SUCCESS);
+  }
+  const cl_ulong before = InBackground(kernel);
+  for (int i = 0; i < kLaunches; ++i) {
+    ASSERT_EQ(hkSetKernelArg(kernel, 0, sizeof(cl_mem), &buffers[i]), CL_SUCCESS);
+    Launch(1000 * i);  // into its own buffer
+    Launch(1000 * i + 7, nullptr);  // and again on the shared one: the last value stays
+    ASSERT_EQ(hkSetKernelArg(kernel, 0, sizeof out, &out), CL_SUCCESS);
+    Launch(1000 * i + 1);
+  }
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  for (int i = 0; i < kLaunches; ++i) EXPECT_TRUE(Filled(memories[i].data(), 1000 * i + 7)) << i;
+  EXPECT_TRUE(Filled(memory, 1000 * (kLaunches - 1) + 1));
+  EXPECT_GE(InBackground(kernel) - before, 1u);
+  for (cl_mem b : buffers) EXPECT_EQ(hkReleaseMemObject(b), CL_SUCCESS);
+}
+
+// A kernel that runs until the host sets a flag (or for `max_rounds` rounds, at least
+// `min_rounds`), then writes the flag it saw: a launch in the background that must still
+// be running when the caller's next calls return, whatever this machine's speed. If one
+// of those calls waited for it, it would see no flag (and take its max_rounds).
+const char *kAwaitFlagSource = R"CLC(
+kernel void await_flag(global volatile int *flag, global int *seen, int min_rounds,
+                       int max_rounds) {
+  int r = 0;
+  while (r < max_rounds && (r < min_rounds || flag[0] == 0)) ++r;
+  seen[get_global_id(0)] = flag[0];
+}
+)CLC";
+
+class BackgroundInFlight : public Background {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(Background::SetUp());
+    awaiting_program = hkCreateProgramWithSource(ctx, 1, &kAwaitFlagSource, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(hkBuildProgram(awaiting_program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+    awaiting = hkCreateKernel(awaiting_program, "await_flag", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    flag_buffer = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof(int), &flag, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    for (int i = 0; i < 2; ++i) {
+      seen_buffers[i] = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof(int), &seen[i], &err);
+      ASSERT_EQ(err, CL_SUCCESS);
+    }
+    const int min_rounds = 200000, max_rounds = 400'000'000;
+    ASSERT_EQ(hkSetKernelArg(awaiting, 0, sizeof flag_buffer, &flag_buffer), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(awaiting, 2, sizeof min_rounds, &min_rounds), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(awaiting, 3, sizeof max_rounds, &max_rounds), CL_SUCCESS);
+    // Launches with the flag set, each about as long as min_rounds: they teach hostkernel
+    // that the kernel's launches take long.
+    __atomic_store_n(&flag, 1, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_NO_FATAL_FAILURE(LaunchAwaiting(0));
+      ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    }
+    __atomic_store_n(&flag, 0, __ATOMIC_SEQ_CST);
+    seen[0] = seen[1] = -1;
+  }
+  void TearDown() override {
+    __atomic_store_n(&flag, 1, __ATOMIC_SEQ_CST);  // nothing may still wait for it
+    if (q) EXPECT_EQ(hkFinish(q), CL_SUCCESS);
+    for (cl_mem b : seen_buffers)
+      if (b) EXPECT_EQ(hkReleaseMemObject(b), CL_SUCCESS);
+    if (flag_buffer) EXPECT_EQ(hkReleaseMemObject(flag_buffer), CL_SUCCESS);
+    if (awaiting) EXPECT_EQ(hkReleaseKernel(awaiting), CL_SUCCESS);
+    if (awaiting_program) EXPECT_EQ(hkReleaseProgram(awaiting_program), CL_SUCCESS);
+    Background::TearDown();
+  }
+  // await_flag writing what it saw into seen[i].
+  void LaunchAwaiting(int i, cl_uint nwait = 0, const cl_event *waits = nullptr,
+                      cl_event *event = nullptr) {
+    ASSERT_EQ(hkSetKernelArg(awaiting, 1, sizeof(cl_mem), &seen_buffers[i]), CL_SUCCESS);
+    const size_t one = 1;
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, awaiting, 1, nullptr, &one, &one, nwait, waits, event),
+              CL_SUCCESS);
+  }
+  // Both launches saw the flag, set after the second one's enqueue returned, and ran in
+  // the background; else the calls in between waited for the first.
+  void ExpectBothSawTheFlag(cl_ulong before) {
+    __atomic_store_n(&flag, 1, __ATOMIC_SEQ_CST);
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    if (InBackground(awaiting) - before < 2)
+      GTEST_SKIP() << "a launch ran on its caller (the background paused on a busy machine)";
+    EXPECT_EQ(seen[0], 1);
+    EXPECT_EQ(seen[1], 1);
+  }
+
+  cl_program awaiting_program = nullptr;
+  cl_kernel awaiting = nullptr;
+  cl_mem flag_buffer = nullptr;
+  cl_mem seen_buffers[2] = {nullptr, nullptr};
+  int flag = 0;
+  int seen[2] = {-1, -1};
+};
+
+// A program that sets its kernel's arguments and launches it again at once (PyOpenCL's
+// array code) keeps both launches in the background: the second neither waits for the
+// first nor changes its arguments.
+TEST_F(BackgroundInFlight, ALaunchOfItsQueueAfterNewArgumentsDoesNotWaitForIt) {
+  const cl_ulong before = InBackground(awaiting);
+  ASSERT_NO_FATAL_FAILURE(LaunchAwaiting(0));
+  ASSERT_NO_FATAL_FAILURE(LaunchAwaiting(1));
+  ExpectBothSawTheFlag(before);
+}
+
+// Each command waits for the last one's event (PyOpenCL's shape): on the same in-order
+// queue that is no reason to wait.
+TEST_F(BackgroundInFlight, ALaunchOfItsQueueWaitingForItsEventDoesNotWaitForIt) {
+  const cl_ulong before = InBackground(awaiting);
+  cl_event first = nullptr, second = nullptr;
+  ASSERT_NO_FATAL_FAILURE(LaunchAwaiting(0, 0, nullptr, &first));
+  ASSERT_NO_FATAL_FAILURE(LaunchAwaiting(1, 1, &first, &second));
+  ExpectBothSawTheFlag(before);
+  cl_int status = 1;
+  ASSERT_EQ(hkGetEventInfo(second, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(status, CL_COMPLETE);
+  EXPECT_EQ(hkReleaseEvent(first), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseEvent(second), CL_SUCCESS);
+}
+
+// A callback registered through hostkernel on a launch's event while a later launch of
+// its queue is pending: the callback's read must see the first launch's result and come
+// after the second (settled at the registration).
+TEST_F(Background, ACallbackRegisteredThroughHostkernelComesAfterTheQueuesLaunches) {
+  cl_event e = nullptr;
+  Launch(17, &e);
+  Launch(18);
+  CallbackRead read{q, out};
+  ASSERT_EQ(hkSetEventCallback(e, CL_COMPLETE, ReadInCallback, &read), CL_SUCCESS);
+  for (int i = 0; i < 2000 && read.result == 1; ++i)  // PoCL may call it on its own thread
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(read.result, CL_SUCCESS);
+  EXPECT_TRUE(Filled(read.data.data(), 18));
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseEvent(e), CL_SUCCESS);
 }
 
 TEST_F(Background, ReleasingItsKernelWaitsForIt) {
