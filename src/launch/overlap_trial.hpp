@@ -25,17 +25,33 @@
 // to kOutlierFactor times that route's median over its first kWindow intervals: a few
 // long intervals (a garbage collection, a file read, a benchmark's other path between
 // two batches) say nothing about the route, and counted in full they outweighed its
-// difference; a mean, not a median, decides, because a program launches at intervals of
-// several lengths, and beside a busy process the background's cost is in the body of its
-// distribution (its slower tenth), which a median misses. The background wins unless the
-// direct launches' mean is shorter. A win keeps the next kKeepLaunches long launches in
-// the background, and for kKeepPerTrial times as long as the trial took (a trial of fast
-// launches lasts 20 ms, a thousand launches: half of them give up their overlap); a loss
-// sends the next kKeepLaunches direct, twice as many after each further loss in a row,
-// up to kKeepLaunches << kLongestKeepShift (each kernel that comes to decide() then runs
-// its next kPauseChunk long launches on the fast path). Then a new trial. A process
-// that makes few long launches never leaves the warm-up: its launches go to the
-// background, as the rules of queue/background.cpp decide.
+// difference. The interval that the first direct launch after a background chunk begins
+// holds the wait for the launches still pending in the background (up to
+// kPendingLaunches of them, the work the chunk's caller did not wait for): it counts for
+// the background, less the direct route's median interval, and as no interval of either
+// route. Counted for the direct launch that waits, it charged the background's work to
+// the direct route. A mean, not a median, decides, because a program launches at
+// intervals of several lengths, and beside a busy process the background's cost is in
+// the body of its distribution (its slower tenth), which a median misses. The background
+// wins unless the direct launches' mean is shorter. A win keeps the next kKeepLaunches
+// long launches in the background, and for kKeepPerTrial times as long as the trial took
+// (a trial of fast launches lasts 20 ms, a thousand launches: half of them give up their
+// overlap); a loss sends the next kKeepLaunches direct, twice as many after each further
+// loss in a row, up to kKeepLaunches << kLongestKeepShift (each kernel that comes to
+// decide() then runs its next kPauseChunk long launches on the fast path). Then a new
+// trial. A process that makes few long launches never leaves the warm-up: its launches
+// go to the background, as the rules of queue/background.cpp decide.
+//
+// A kept background is checked too: each kKeepCheck launches, its intervals' mean over
+// them against the trial's direct mean, both with each interval up to kPendingLaunches
+// times its route's cap (so that a wait for a full ring of pending launches counts, and
+// a garbage collection does not); a longer mean is a loss, as a trial's is. Beside a busy
+// process the scheduler gives the caller, the background thread and the other process a
+// fair share of the two CPUs only over many time slices: in a trial's chunks of a
+// millisecond the background thread, which has just slept, and its caller ran first, and
+// PyOpenCL's array code measured 15 us a launch in the background against 19 direct,
+// while kept it took 23 and filled the ring (0.59-0.71 s a loop against 0.44 direct).
+// Only a background kept to its end makes the next loss the shortest again.
 //
 //   const OverlapTrial::Decision d = processTrial().next(nowNs());  // in decide()
 //   if (d.route == OverlapTrial::Route::Background) ...   // to the background
@@ -57,6 +73,10 @@ class OverlapTrial {
   static constexpr std::uint32_t kLongestKeepShift = 4;
   static constexpr std::uint32_t kPauseChunk = 64;
   static constexpr std::uint64_t kOutlierFactor = 8;
+  // The most launches of one queue pending in the background (queue::kBackgroundDepth).
+  static constexpr std::uint64_t kPendingLaunches = 16;
+  // A kept background checks its own intervals each kKeepCheck launches.
+  static constexpr std::uint32_t kKeepCheck = 1024;
 
   enum class Route : std::uint8_t { Background, Direct };
   struct Decision {
@@ -80,7 +100,14 @@ class OverlapTrial {
   static void set(std::atomic<T> &a, T v) { a.store(v, std::memory_order_relaxed); }
 
   void count(std::uint64_t now_ns);
-  bool backgroundWins() const;
+  // Counts a kept background launch's interval, up to kPendingLaunches times the trial's
+  // cap for the background.
+  void countKept(std::uint64_t now_ns);
+  // The background lost: the next launches run direct (kLost).
+  Decision lose();
+  // Whether the background's mean is no longer than the direct launches'; keeps the
+  // latter's wide mean in direct_wide_mean_.
+  bool backgroundWins();
   // The median of route r's first kWindow intervals (count_[r] >= 1).
   std::uint64_t median(int r) const;
 
@@ -90,12 +117,26 @@ class OverlapTrial {
   std::atomic<std::uint64_t> keep_ns_{0};       // kKept: its least duration
   std::atomic<std::uint64_t> last_ns_{0};       // the last launch's start, 0: none
   std::atomic<std::uint32_t> last_route_{0};    // its route
+  std::atomic<std::uint32_t> last_drains_{0};   // it followed a background chunk
   // Per route, this trial: the first kWindow intervals (ns, at most UINT32_MAX), how many
   // intervals were counted, and the later ones' sum, each up to the route's cap.
   std::atomic<std::uint32_t> intervals_[2][kWindow] = {};
   std::atomic<std::uint32_t> count_[2] = {};
   std::atomic<std::uint64_t> cap_[2] = {};
   std::atomic<std::uint64_t> later_sum_[2] = {};
+  // The intervals begun by the first direct launch after a background chunk, each up to
+  // kPendingLaunches times the background's cap, and how many: less a direct median
+  // each, they count for the background (see above).
+  std::atomic<std::uint64_t> drain_sum_{0};
+  std::atomic<std::uint32_t> drains_{0};
+  // Per route, this trial: the later intervals' sum, each up to kPendingLaunches times the
+  // route's cap (a wait for the launches pending in the background counts in it).
+  std::atomic<std::uint64_t> later_wide_sum_[2] = {};
+  // kKept: the trial's direct mean with that cap, and the kept launches' intervals (sum,
+  // count), with the same.
+  std::atomic<std::uint64_t> direct_wide_mean_{0};
+  std::atomic<std::uint64_t> kept_sum_{0};
+  std::atomic<std::uint32_t> kept_count_{0};
   std::atomic<std::uint32_t> losses_{0};        // trials the background lost, in a row
   std::atomic<std::uint32_t> lost_left_{0};     // kLost: launches still to run direct
 };

@@ -19,6 +19,7 @@
 #include "base/thread_safety.hpp"
 #include "kernel/thread_state.hpp"
 #include "launch/launcher.hpp"
+#include "launch/overlap_trial.hpp"
 #include "launch/tuning.hpp"
 #include "pocl/abi.hpp"
 #include "queue/events.hpp"
@@ -28,6 +29,9 @@
 #include "team/waiting.hpp"
 
 namespace hk::queue {
+
+// The trial charges the launches pending at a background chunk's end to the background.
+static_assert(launch::OverlapTrial::kPendingLaunches == kBackgroundDepth);
 
 constinit BackgroundNow g_background_now;
 
