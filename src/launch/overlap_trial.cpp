@@ -88,7 +88,8 @@ OverlapTrial::Decision OverlapTrial::lose() {
 void OverlapTrial::countKept(std::uint64_t now_ns) {
   const std::uint64_t last = get(last_ns_);
   if (!last || now_ns <= last) return;
-  set(kept_sum_, get(kept_sum_) + std::min(now_ns - last, kPendingLaunches * get(cap_[0])));
+  const std::uint64_t cap = kPendingLaunches * get(cap_[static_cast<int>(Route::Background)]);
+  set(kept_sum_, get(kept_sum_) + std::min(now_ns - last, cap));
   set(kept_count_, get(kept_count_) + 1);
 }
 
