@@ -117,8 +117,9 @@ void OverlapTrial::count(std::uint64_t now_ns) {
     return;
   }
   set(later_sum_[r], get(later_sum_[r]) + std::min<std::uint64_t>(interval, get(cap_[r])));
-  set(later_wide_sum_[r], get(later_wide_sum_[r]) +
-                              std::min<std::uint64_t>(interval, kPendingLaunches * get(cap_[r])));
+  if (r == static_cast<std::uint32_t>(Route::Direct))
+    set(direct_wide_sum_,
+        get(direct_wide_sum_) + std::min<std::uint64_t>(interval, kPendingLaunches * get(cap_[r])));
   set(count_[r], i + 1);
 }
 
@@ -127,19 +128,24 @@ bool OverlapTrial::backgroundWins() {
   for (int r = 0; r < 2; ++r) {
     const std::uint32_t n = get(count_[r]);
     const std::uint64_t cap = get(cap_[r]);
-    std::uint64_t sum = get(later_sum_[r]), wide_sum = get(later_wide_sum_[r]);
-    for (std::uint32_t i = 0; i < std::min(n, kWindow); ++i) {
+    std::uint64_t sum = get(later_sum_[r]);
+    for (std::uint32_t i = 0; i < std::min(n, kWindow); ++i)
       sum += std::min<std::uint64_t>(get(intervals_[r][i]), cap);
-      wide_sum += std::min<std::uint64_t>(get(intervals_[r][i]), kPendingLaunches * cap);
-    }
     if (r == static_cast<int>(Route::Background) && get(drains_)) {
       const std::uint64_t direct =
           get(drains_) * std::uint64_t{median(static_cast<int>(Route::Direct))};
       sum += get(drain_sum_) > direct ? get(drain_sum_) - direct : 0;
     }
     mean[r] = n ? sum / n : 0;
-    if (r == static_cast<int>(Route::Direct)) set(direct_wide_mean_, n ? wide_sum / n : 0);
   }
+  // The direct mean a kept background is checked against, with its wider cap.
+  constexpr int kDirect = static_cast<int>(Route::Direct);
+  const std::uint32_t n = get(count_[kDirect]);
+  std::uint64_t wide_sum = get(direct_wide_sum_);
+  for (std::uint32_t i = 0; i < std::min(n, kWindow); ++i)
+    wide_sum += std::min<std::uint64_t>(get(intervals_[kDirect][i]),
+                                        kPendingLaunches * get(cap_[kDirect]));
+  set(direct_wide_mean_, n ? wide_sum / n : 0);
   return mean[0] <= mean[1];
 }
 
@@ -159,11 +165,11 @@ void OverlapTrial::reset() {
   set(last_drains_, 0u);
   set(drain_sum_, std::uint64_t{0});
   set(drains_, 0u);
+  set(direct_wide_sum_, std::uint64_t{0});
   for (int r = 0; r < 2; ++r) {
     set(count_[r], 0u);
     set(cap_[r], std::uint64_t{0});
     set(later_sum_[r], std::uint64_t{0});
-    set(later_wide_sum_[r], std::uint64_t{0});
   }
 }
 

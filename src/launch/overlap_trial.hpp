@@ -129,9 +129,9 @@ class OverlapTrial {
   // each, they count for the background (see above).
   std::atomic<std::uint64_t> drain_sum_{0};
   std::atomic<std::uint32_t> drains_{0};
-  // Per route, this trial: the later intervals' sum, each up to kPendingLaunches times the
-  // route's cap (a wait for the launches pending in the background counts in it).
-  std::atomic<std::uint64_t> later_wide_sum_[2] = {};
+  // The direct route's later intervals' sum, each up to kPendingLaunches times its cap
+  // (as a kept background's intervals count: a wait for a full ring counts in them).
+  std::atomic<std::uint64_t> direct_wide_sum_{0};
   // kKept: the trial's direct mean with that cap, and the kept launches' intervals (sum,
   // count), with the same.
   std::atomic<std::uint64_t> direct_wide_mean_{0};
