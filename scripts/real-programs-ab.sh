@@ -47,11 +47,16 @@ workloads=(
   "pyopencl-reductions|/usr/bin/python3 pyopencl_reductions.py"
   "viennacl-cg|@/viennacl-cg"
   "boost-compute|@/boost-compute"
+  "boost-compute-openmp|@/boost-compute-openmp"
   "clblast-small|@/clblast-small"
   "clfft-small|@/clfft-small"
   "pyfai-integrate|/usr/bin/python3 pyfai_integrate.py"
   "gpyfft-fft|/usr/bin/python3 gpyfft_fft.py"
   "silx-filters|/usr/bin/python3 silx_filters.py"
+  # Programs Debian ships ready to run (bench/real/package_programs.sh).
+  "clblast-tests|bash package_programs.sh clblast-tests"
+  "clfft-client|bash package_programs.sh clfft-client"
+  "ufo-fft|bash package_programs.sh ufo-fft"
 )
 if ((list)); then
   for w in "${workloads[@]}"; do echo "${w%%|*}: ${w#*|}"; done
@@ -62,7 +67,8 @@ fi
 # Debian's packages the workloads use; apt-get only when one is missing.
 packages=(python3-pyopencl python3-numpy libviennacl-dev libboost-dev libclblast-dev
           libclfft-dev python3-pyfai python3-gpyfft python3-silx python3-scipy g++
-          ocl-icd-opencl-dev pocl-opencl-icd)
+          ocl-icd-opencl-dev pocl-opencl-icd clblast-tests clfft-client libufo-bin
+          ufo-filters python3-pil)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -79,7 +85,8 @@ fi
 bin=$build/real-programs
 real=$repo/bench/real
 mkdir -p "$bin"
-for entry in viennacl_cg boost_compute clblast_small:-lclblast clfft_small:-lclFFT; do
+for entry in viennacl_cg boost_compute boost_compute_openmp:-fopenmp clblast_small:-lclblast \
+             clfft_small:-lclFFT; do
   src=${entry%%:*} libs=
   [[ $entry == *:* ]] && libs=${entry#*:}
   out=$bin/${src//_/-}
