@@ -20,49 +20,80 @@ bool optionsReadFiles(const std::string &options) {
 // roughly): trigraph ??= and digraph %: read as '#', line continuations joined, comments
 // replaced by a space, string and character literals replaced by "" (their contents
 // cannot start a directive). False when a comment or literal does not end.
+// Both passes copy the text between the characters that can start something (?, %, \ in
+// the first; /, " and ' in the second) as whole runs: a program's source is tens to
+// hundreds of KiB, and is scanned at each build.
+// The first position at or after `from` of a character of `set`, or npos: a plain loop,
+// which the compiler keeps to a few instructions a character (std::string::find_first_of
+// looks each character up in the set with a call).
+template <char A, char B, char C>
+std::size_t findAny(const std::string &text, std::size_t from) {
+  const char *p = text.data();
+  for (std::size_t i = from, n = text.size(); i < n; ++i)
+    if (p[i] == A || p[i] == B || p[i] == C) return i;
+  return std::string::npos;
+}
+
 bool logicalText(const std::string &in, std::string &out) {
   std::string joined;
   joined.reserve(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
+  std::size_t run = 0;  // the start of the text not copied yet
+  for (std::size_t i = findAny<'?', '%', '\\'>(in, 0); i != std::string::npos;
+       i = findAny<'?', '%', '\\'>(in, i + 1)) {
+    std::size_t skip = 0;  // characters replaced, from i
+    bool hash = false;     // replaced by '#'
     if (in.compare(i, 3, "?\?=") == 0) {
-      joined += '#';
-      i += 2;
+      skip = 3;
+      hash = true;
     } else if (in.compare(i, 2, "%:") == 0) {
-      joined += '#';
-      i += 1;
-    } else if (in[i] == '\\' && (in.compare(i + 1, 1, "\n") == 0 || in.compare(i + 1, 2, "\r\n") == 0)) {
-      i += in[i + 1] == '\r' ? 2 : 1;  // continuation: the next line joins this one
+      skip = 2;
+      hash = true;
+    } else if (in[i] == '\\' && in.compare(i + 1, 1, "\n") == 0) {
+      skip = 2;  // continuation: the next line joins this one
+    } else if (in[i] == '\\' && in.compare(i + 1, 2, "\r\n") == 0) {
+      skip = 3;
     } else if (in.compare(i, 4, "?\?/\n") == 0) {
-      i += 3;  // the trigraph spelling of a continuation
-    } else {
-      joined += in[i];
+      skip = 4;  // the trigraph spelling of a continuation
     }
+    if (skip == 0) continue;
+    joined.append(in, run, i - run);
+    if (hash) joined += '#';
+    run = i + skip;
+    i = run - 1;
   }
+  joined.append(in, run, std::string::npos);
   out.clear();
   out.reserve(joined.size());
-  for (std::size_t i = 0; i < joined.size(); ++i) {
+  run = 0;
+  for (std::size_t i = findAny<'/', '"', '\''>(joined, 0); i != std::string::npos;
+       i = findAny<'/', '"', '\''>(joined, i)) {
     const char c = joined[i];
+    std::size_t next;  // where the text after the comment or literal starts
+    const char *instead;
     if (c == '/' && i + 1 < joined.size() && joined[i + 1] == '*') {
       const std::size_t end = joined.find("*/", i + 2);
       if (end == std::string::npos) return false;
-      out += ' ';
-      i = end + 1;
+      next = end + 2;
+      instead = " ";
     } else if (c == '/' && i + 1 < joined.size() && joined[i + 1] == '/') {
-      const std::size_t end = joined.find('\n', i);
-      out += ' ';
-      if (end == std::string::npos) break;
-      i = end - 1;
+      next = joined.find('\n', i);  // the newline stays
+      instead = " ";
     } else if (c == '"' || c == '\'') {
       std::size_t j = i + 1;
       while (j < joined.size() && joined[j] != c && joined[j] != '\n') j += joined[j] == '\\' ? 2 : 1;
       if (j >= joined.size() || joined[j] != c) return false;
-      out += c;
-      out += c;
-      i = j;
+      next = j + 1;
+      instead = c == '"' ? "\"\"" : "''";
     } else {
-      out += c;
+      ++i;  // a division
+      continue;
     }
+    out.append(joined, run, i - run);
+    out += instead;
+    if (next == std::string::npos) return true;  // a // comment on the last line
+    run = i = next;
   }
+  out.append(joined, run, std::string::npos);
   return true;
 }
 

@@ -27,6 +27,8 @@ TEST(ReadsFiles, EverySpellingOfAnIncludeCounts) {
            "#define H \"a.h\"\n#include H\n",
            "kernel void k() {} /* never closed",
            "constant char *s = \"never closed;\n",
+           "char a = '\"', b = '/'; constant char *s = \"'/*\";\n#include \"a.h\"\n",
+           "int a = 4 / 2; // a comment\n  #  include <a.h>\n",
        })
     EXPECT_TRUE(readsFiles(source, "")) << source;
 }
@@ -45,6 +47,8 @@ TEST(ReadsFiles, ProgramsThatReadNothingAreCached) {
            "/* #include \"a.h\" */ kernel void k() {}\n",
            "constant char *s = \"#include in a string\";\n",
            "kernel void k(global int *p) { p[0] = 10 % 3; }\n",
+           "kernel void k(global int *p) { p[0] = 4 / 2 ? 1 : 0; } // the last line",
+           "char a = '\"'; constant char *s = \"#include '\"; /* \"\n#include */\n",
        })
     EXPECT_FALSE(readsFiles(source, "-cl-std=CL1.2 -DN=4 -I/usr/include")) << source;
 }
