@@ -358,14 +358,26 @@ const KernelImage *ProgramImage::launchKernelLocked(const std::string &name, std
   for (std::size_t i = 0; i < n; ++i) {
     pocl::ArgRecord &a = rec.args[i];
     const std::string &t = estimate.arg_types[i];
-    bool opaque = false;  // images, samplers, pipes and device-side enqueue's types
-    for (const char *p : {"image", "sampler_t", "pipe", "queue_t", "clk_event_t",
-                          "reserve_id_t"})
-      opaque |= t.rfind(p, 0) == 0;
-    if (opaque) {
-      why = "argument " + std::to_string(i) + " is of type " + t;
-      return nullptr;
+    // An image, sampler or pipe argument sends every launch of the kernel to PoCL's queue
+    // (KernelArgs::bind, HK_REASON_ARG_KIND): the record says so, and no binary is taken
+    // for a function that will never be called (the binary query compiles every kernel
+    // of the program: 5.2 G instructions for ffmpeg's OpenCL filters). For PoCL's checks
+    // of clSetKernelArg the argument is neither a pointer nor a scalar
+    // (KernelArgs::acceptedLikePocl): its values go to PoCL.
+    if (t.rfind("image", 0) == 0 || t.rfind("sampler_t", 0) == 0 || t.rfind("pipe", 0) == 0) {
+      a.kind = t.rfind("sampler_t", 0) == 0 ? pocl::ArgKind::Sampler : pocl::ArgKind::Image;
+      a.address_qualifier = a.kind == pocl::ArgKind::Sampler ? CL_KERNEL_ARG_ADDRESS_PRIVATE
+                                                             : CL_KERNEL_ARG_ADDRESS_GLOBAL;
+      a.type_name = t;
+      a.type_size = a.kind == pocl::ArgKind::Sampler ? sizeof(cl_sampler) : sizeof(cl_mem);
+      continue;
     }
+    // Device-side enqueue's types: the binary's metadata decides.
+    for (const char *p : {"queue_t", "clk_event_t", "reserve_id_t"})
+      if (t.rfind(p, 0) == 0) {
+        why = "argument " + std::to_string(i) + " is of type " + t;
+        return nullptr;
+      }
     const bool pointer = estimate.pointer_args[i];
     a.address_qualifier = kQualifier[estimate.arg_address_spaces[i]];
     if (pointer != (a.address_qualifier != CL_KERNEL_ARG_ADDRESS_PRIVATE)) {

@@ -5,6 +5,7 @@
 // private, empty PoCL kernel cache (tests/integration/one_kernel_compiled.cmake), which the
 // test then reads: only the launched kernels have a library there. A launch with another
 // geometry takes the program's binary, as before: every kernel compiled, the same results.
+// A kernel with an image argument takes no binary at all.
 #include <hostkernel/hostkernel.hpp>
 
 #include <gtest/gtest.h>
@@ -120,6 +121,50 @@ TEST(OneKernelCompiled, ANewLocalSizeDoesNotWaitForAnotherSizesFunction) {
   const hk_launch_counts c = three.k.counts();
   EXPECT_EQ(c.by_reason[HK_REASON_FIRST_LAUNCH], 2u);
   EXPECT_EQ(c.by_path[HK_PATH_INLINE] + c.by_path[HK_PATH_TEAM], 1u);
+}
+
+// A kernel with an image argument runs on PoCL's queue whatever the launch
+// (HK_REASON_ARG_KIND after its first launch): its later launches must not take the
+// program's binary, which would compile every other kernel of the program for a function
+// nobody calls. Was so: ffmpeg's OpenCL filters compiled all their programs' kernels.
+TEST(OneKernelCompiled, AKernelWithAnImageArgumentCompilesNoOtherKernel) {
+  hk::Runtime &rt = hk::Runtime::get();
+  const std::string src =
+      source("img_") +
+      "kernel void img_read(read_only image2d_t im, global int *o) {\n"
+      "  o[get_global_id(0)] = read_imagei(im, (int2)((int)get_global_id(0), 0)).x * 2;\n"
+      "}\n";
+  hk::Program program = hk::Program::fromSource(rt, src);
+  constexpr std::size_t n = 64;
+  std::vector<cl_int> pixels(n);
+  for (std::size_t i = 0; i < n; ++i) pixels[i] = static_cast<cl_int>(i * 7 + 1);
+  const cl_image_format format{CL_R, CL_SIGNED_INT32};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = n;
+  desc.image_height = 1;
+  cl_int err = CL_SUCCESS;
+  cl_mem image = clCreateImage(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format,
+                               &desc, pixels.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  hk::Buffer<int> o(rt, n);
+  hk::Kernel k(program, "img_read");
+  const cl_mem out = o.get();
+  ASSERT_EQ(hkSetKernelArg(k.get(), 0, sizeof image, &image), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(k.get(), 1, sizeof out, &out), CL_SUCCESS);
+  const std::size_t global = n, local = 16;
+  for (int launch = 0; launch < 4; ++launch) {
+    ASSERT_EQ(hkEnqueueNDRangeKernel(rt.queue(), k.get(), 1, nullptr, &global, &local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    rt.finish();
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(o[i], pixels[i] * 2) << i;
+  }
+  const hk_launch_counts c = k.counts();
+  EXPECT_EQ(c.by_path[HK_PATH_QUEUE], 4u);
+  EXPECT_EQ(c.by_reason[HK_REASON_ARG_KIND], 3u);
+  EXPECT_EQ(compiledKernels("img_"), (std::set<std::string>{"img_read"}));
+  clReleaseMemObject(image);
 }
 
 }  // namespace
