@@ -16,14 +16,7 @@ bool optionsReadFiles(const std::string &options) {
   return false;
 }
 
-// The source as the preprocessor sees it before directives (translation phases 1-3,
-// roughly): trigraph ??= and digraph %: read as '#', line continuations joined, comments
-// replaced by a space, string and character literals replaced by "" (their contents
-// cannot start a directive). False when a comment or literal does not end.
-// Both passes copy the text between the characters that can start something (?, %, \ in
-// the first; /, " and ' in the second) as whole runs: a program's source is tens to
-// hundreds of KiB, and is scanned at each build.
-// The first position at or after `from` of a character of `set`, or npos: a plain loop,
+// The first position at or after `from` of A, B or C in `text`, or npos: a plain loop,
 // which the compiler keeps to a few instructions a character (std::string::find_first_of
 // looks each character up in the set with a call).
 template <char A, char B, char C>
@@ -34,6 +27,13 @@ std::size_t findAny(const std::string &text, std::size_t from) {
   return std::string::npos;
 }
 
+// The source as the preprocessor sees it before directives (translation phases 1-3,
+// roughly): trigraph ??= and digraph %: read as '#', line continuations joined, comments
+// replaced by a space, string and character literals replaced by "" (their contents
+// cannot start a directive). False when a comment or literal does not end.
+// Both passes copy the text between the characters that can start something (?, %, \ in
+// the first; /, " and ' in the second) as whole runs: a program's source is tens to
+// hundreds of KiB, and is scanned at each build.
 bool logicalText(const std::string &in, std::string &out) {
   std::string joined;
   joined.reserve(in.size());
