@@ -361,7 +361,7 @@ const KernelImage *ProgramImage::launchKernelLocked(const std::string &name, std
     // An image, sampler or pipe argument sends every launch of the kernel to PoCL's queue
     // (KernelArgs::bind, HK_REASON_ARG_KIND): the record says so, and no binary is taken
     // for a function that will never be called (the binary query compiles every kernel
-    // of the program: 5.2 G instructions for ffmpeg's OpenCL filters). For PoCL's checks
+    // of the program). For PoCL's checks
     // of clSetKernelArg the argument is neither a pointer nor a scalar
     // (KernelArgs::acceptedLikePocl): its values go to PoCL.
     if (t.rfind("image", 0) == 0 || t.rfind("sampler_t", 0) == 0 || t.rfind("pipe", 0) == 0) {
