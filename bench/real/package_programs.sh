@@ -95,13 +95,11 @@ for i in range(64):
         print("frame %d: largest error %g" % (i, error), file=sys.stderr)
         sys.exit(1)
 PY
-    awk -v ns=$((end - start)) 'BEGIN {printf "loop_seconds %.6f\n", ns / 1e9}'
-    exit 0
     ;;
   *)
     echo "usage: $0 clblast-tests|clfft-client|ufo-fft" >&2
     exit 2
     ;;
 esac
-end=$(date +%s%N)
+end=${end:-$(date +%s%N)}  # ufo-fft's ends before its check
 awk -v ns=$((end - start)) 'BEGIN {printf "loop_seconds %.6f\n", ns / 1e9}'
