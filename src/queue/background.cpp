@@ -211,6 +211,19 @@ bool claim(Runner &r, std::uint32_t n) {
          r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
 }
 
+// Takes job `n` ahead of its turn, while job n - 1 is claimed by another thread and not
+// necessarily done: this thread then runs job n once job n - 1 is done (`claimed` counts
+// it taken, so neither the background thread nor another caller claims it). A settling
+// caller takes a pending team launch this way (settleAll): the background thread would
+// run it on one thread fewer than the team has (Job::from_background) while the caller's
+// CPU idles in the wait. False if job n is not handed over or another thread took it.
+bool reserve(Runner &r, std::uint32_t n) {
+  std::uint32_t expected = n - 1;
+  return static_cast<std::int32_t>(g_background_now.posted.load(std::memory_order_acquire) - n) >=
+             0 &&
+         r.claimed.compare_exchange_strong(expected, n, std::memory_order_acq_rel);
+}
+
 // Runs job `n`, claimed by this thread, and counts it done. `judged`: on the background
 // thread, which notes whether it lost its CPU meanwhile (noteWaited): for longer than it
 // ran, and at least kLateNs (a launch expected to be shorter than kCpuTimedNs: for longer
@@ -271,8 +284,17 @@ void *runnerMain(void *) {
     return now.posted.load(std::memory_order_acquire) != d &&
            r.claimed.load(std::memory_order_acquire) == d;
   };
+  // A settling caller runs the team launches that are claimed and not done (settleAll,
+  // reserve): this thread's spin would take a CPU from that team, so it parks at once.
+  auto callerRunsTeam = [&] {
+    const std::uint32_t c = r.claimed.load(std::memory_order_acquire);
+    return c != now.done.load(std::memory_order_acquire) &&
+           r.job(c).team_threads.load(std::memory_order_relaxed) > 1;
+  };
   for (;;) {
-    if (!team::spinUntil(kIdleSpinNs, claimable, [&] { return moveOffPosterCpu(r, mover); })) {
+    if (!team::spinUntil(kIdleSpinNs, [&] { return claimable() || callerRunsTeam(); },
+                         [&] { return moveOffPosterCpu(r, mover); }) ||
+        !claimable()) {
       for (;;) {
         r.parked.store(1, std::memory_order_seq_cst);
         const std::uint32_t posted = now.posted.load(std::memory_order_seq_cst);
@@ -524,18 +546,25 @@ void settleAll() {
                 last.team_threads.load(std::memory_order_relaxed));
   kernel::ThreadState &ts = kernel::threadState();
   if (!ts.ready) ts.setUp(r.printf_capacity.load(std::memory_order_relaxed));
+  auto fits = [&](const Job &job) {
+    return ts.depth == 0 && std::uint64_t{job.stack_kib.load(std::memory_order_relaxed)} << 10 <=
+                                launch::stackRoomForLaunch(ts.stackRoom());
+  };
   bool first = true;
+  std::uint32_t reserved = 0;  // a job this thread took ahead of its turn (reserve)
   while (!done()) {
     const std::uint32_t d = now.done.load(std::memory_order_acquire);
     const std::uint32_t n = d + 1;
     Job &job = r.job(n);
+    if (reserved == n) {
+      reserved = 0;
+      runJob(r, ts, n, false);
+      continue;
+    }
     // Not started yet (the background thread is parked, or has no CPU, or busy with the
     // one before): this thread runs it, if its stack has the room, rather than wait for
     // the background thread to take it.
-    if (ts.depth == 0 &&
-        std::uint64_t{job.stack_kib.load(std::memory_order_relaxed)} << 10 <=
-            launch::stackRoomForLaunch(ts.stackRoom()) &&
-        claim(r, n)) {
+    if (fits(job) && claim(r, n)) {
       // The first one not even started long after its hand-over: the background thread
       // got no CPU (the others are busy), and the launch overlapped nothing. Counted as a
       // late one. The kernel's duration is the lesser of its last launch's wall time and
@@ -552,8 +581,18 @@ void settleAll() {
       runJob(r, ts, n, false);
       continue;
     }
-    // Running on another thread: spin while the pending launches are likely to end soon
-    // (expected_end_ns), at most the job's spin limit, then park until one is done.
+    // Running on another thread. The one after it, when it is a team launch, this thread
+    // takes ahead of its turn: from the background thread it would run on one thread fewer
+    // than the team has, while this thread's CPU idles in the wait (clpeak's bandwidth
+    // kernels, sixteen launches and a clFinish, ran at two thirds of PoCL's bandwidth).
+    if (reserved == 0 && static_cast<std::int32_t>(target - n) > 0) {
+      Job &after = r.job(n + 1);
+      if (after.team_threads.load(std::memory_order_relaxed) > 1 && fits(after) &&
+          reserve(r, n + 1))
+        reserved = n + 1;
+    }
+    // Spin while the pending launches are likely to end soon (expected_end_ns), at most
+    // the job's spin limit, then park until one is done.
     auto moved = [&] { return now.done.load(std::memory_order_acquire) != d; };
     const std::uint64_t expected_end = r.expected_end_ns.load(std::memory_order_relaxed);
     const std::uint64_t t = nowNs();

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -566,6 +567,69 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
   // 1; 2 only if the caller lost its CPU between an enqueue and its clFinish.
   EXPECT_LE(in_background, 2u);
   EXPECT_GE(one_thread_in_background, 1u);
+}
+
+// The caller's CPU time (CLOCK_THREAD_CPUTIME_ID): what the thread ran, whatever the
+// machine's load did to its wall time.
+std::chrono::nanoseconds ThreadCpu() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+// Team launches enqueued back to back and then waited for (clpeak's bandwidth kernels:
+// sixteen launches and a clFinish): the background thread runs one, and the caller,
+// whose CPU would idle in the wait, runs the others on the whole team (settleAll,
+// reserve). Had the background thread run them all, each on one thread fewer than the
+// team has, the caller's CPU time in the wait would be that of spinning and parking; it
+// is at least that of its share of the one launch it ran from its own thread first.
+TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
+  constexpr size_t kTeamItems = 16 * 16;
+  constexpr size_t kLocal = 16;
+  constexpr int kLaunches = 8;
+  cl_kernel wide = hkCreateKernel(program, "slow_fill", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<int> wide_memory(kTeamItems, 0);
+  cl_mem wide_out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kTeamItems * sizeof(int),
+                                   wide_memory.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const int rounds = kRounds / 4, value = 9;
+  const cl_uint mask = 0;
+  ASSERT_EQ(hkSetKernelArg(wide, 0, sizeof wide_out, &wide_out), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(wide, 1, sizeof rounds, &rounds), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(wide, 2, sizeof value, &value), CL_SUCCESS);
+  ASSERT_EQ(hkSetKernelArg(wide, 3, sizeof mask, &mask), CL_SUCCESS);
+  // The first launch runs from the caller (the kernel's duration is not known yet); the
+  // others go to the background once it is.
+  std::chrono::nanoseconds first_cpu{0};
+  for (int i = 0; i < kLaunches; ++i) {
+    const std::chrono::nanoseconds c0 = ThreadCpu();
+    ASSERT_EQ(hkEnqueueNDRangeKernel(q, wide, 1, nullptr, &kTeamItems, &kLocal, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    if (i == 0) first_cpu = ThreadCpu() - c0;
+  }
+  // Long enough for the background thread to have started the first of its launches,
+  // which the caller then cannot take.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const std::chrono::nanoseconds c0 = ThreadCpu();
+  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+  const std::chrono::nanoseconds wait_cpu = ThreadCpu() - c0;
+  const cl_ulong in_background = InBackground(wide);
+  cl_ulong on_team = 0;
+  EXPECT_EQ(hkGetKernelLaunchInfo(wide, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM),
+                                  sizeof on_team, &on_team, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kTeamItems; ++i)
+    EXPECT_EQ(wide_memory[i], value + static_cast<int>(i)) << i;
+  EXPECT_EQ(hkReleaseMemObject(wide_out), CL_SUCCESS);
+  EXPECT_EQ(hkReleaseKernel(wide), CL_SUCCESS);
+  if (in_background < 3 || on_team < kLaunches)
+    GTEST_SKIP() << in_background << " launches in the background, " << on_team
+                 << " on the team, of " << kLaunches;
+  EXPECT_GE(wait_cpu, first_cpu) << "the caller ran no launch while it waited: "
+                                 << wait_cpu.count() << " ns of CPU, the first launch "
+                                 << first_cpu.count() << " ns";
 }
 
 // "Short" is below HOSTKERNEL_BACKGROUND_US (5 us): a build or a machine where quick_fill's
