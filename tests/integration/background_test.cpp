@@ -114,6 +114,34 @@ class Background : public ::testing::Test {
               CL_SUCCESS);
   }
 
+  // A kernel object of slow_fill of its own over `items` work-items of its own memory
+  // (`memory`, in `out`), its arguments set: `rounds` and `value`. Released by
+  // ReleaseWide.
+  struct Wide {
+    cl_kernel kernel = nullptr;
+    cl_mem out = nullptr;
+    std::vector<int> memory;
+  };
+  void MakeWide(size_t items, int rounds, int value, Wide &w) {
+    w.kernel = hkCreateKernel(program, "slow_fill", &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    w.memory.assign(items, 0);
+    w.out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, items * sizeof(int), w.memory.data(), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const cl_uint mask = 0;
+    ASSERT_EQ(hkSetKernelArg(w.kernel, 0, sizeof w.out, &w.out), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(w.kernel, 1, sizeof rounds, &rounds), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(w.kernel, 2, sizeof value, &value), CL_SUCCESS);
+    ASSERT_EQ(hkSetKernelArg(w.kernel, 3, sizeof mask, &mask), CL_SUCCESS);
+  }
+  // Checks that every element of `w` holds its value, then releases it.
+  void ReleaseWide(Wide &w, int value) {
+    for (size_t i = 0; i < w.memory.size(); ++i)
+      EXPECT_EQ(w.memory[i], value + static_cast<int>(i)) << i;
+    EXPECT_EQ(hkReleaseMemObject(w.out), CL_SUCCESS);
+    EXPECT_EQ(hkReleaseKernel(w.kernel), CL_SUCCESS);
+  }
+
   cl_device_id device = nullptr;
   cl_context ctx = nullptr;
   cl_command_queue q = nullptr;
@@ -523,18 +551,10 @@ TEST_F(Background, ReleasingABufferItUsesKeepsTheBufferForIt) {
 TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
   constexpr size_t kTeamItems = 16 * kItems;
   constexpr size_t kLocal = 16;
-  cl_kernel wide = hkCreateKernel(program, "slow_fill", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  std::vector<int> wide_memory(kTeamItems, 0);
-  cl_mem wide_out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kTeamItems * sizeof(int),
-                                   wide_memory.data(), &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  const int rounds = kRounds / 4, value = 5;
-  const cl_uint mask = 0;
-  ASSERT_EQ(hkSetKernelArg(wide, 0, sizeof wide_out, &wide_out), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 1, sizeof rounds, &rounds), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 2, sizeof value, &value), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 3, sizeof mask, &mask), CL_SUCCESS);
+  const int value = 5;
+  Wide w;
+  ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, kRounds / 4, value, w));
+  const cl_kernel wide = w.kernel;
   for (int i = 0; i < 16; ++i) {
     ASSERT_EQ(hkEnqueueNDRangeKernel(q, wide, 1, nullptr, &kTeamItems, &kLocal, 0, nullptr,
                                      nullptr),
@@ -558,10 +578,7 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
     ASSERT_EQ(hkFinish(q), CL_SUCCESS);
   }
   const cl_ulong one_thread_in_background = InBackground(wide) - in_background;
-  for (size_t i = 0; i < kTeamItems; ++i)
-    EXPECT_EQ(wide_memory[i], value + static_cast<int>(i)) << i;
-  EXPECT_EQ(hkReleaseMemObject(wide_out), CL_SUCCESS);
-  EXPECT_EQ(hkReleaseKernel(wide), CL_SUCCESS);
+  ReleaseWide(w, value);
   if (on_team < 8) GTEST_SKIP() << "the kernel ran on the team " << on_team << " times of 16";
   EXPECT_GE(in_background, 1u);
   // 1; 2 only if the caller lost its CPU between an enqueue and its clFinish.
@@ -587,18 +604,10 @@ TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
   constexpr size_t kTeamItems = 16 * 16;
   constexpr size_t kLocal = 16;
   constexpr int kLaunches = 8;
-  cl_kernel wide = hkCreateKernel(program, "slow_fill", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  std::vector<int> wide_memory(kTeamItems, 0);
-  cl_mem wide_out = hkCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, kTeamItems * sizeof(int),
-                                   wide_memory.data(), &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  const int rounds = kRounds / 4, value = 9;
-  const cl_uint mask = 0;
-  ASSERT_EQ(hkSetKernelArg(wide, 0, sizeof wide_out, &wide_out), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 1, sizeof rounds, &rounds), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 2, sizeof value, &value), CL_SUCCESS);
-  ASSERT_EQ(hkSetKernelArg(wide, 3, sizeof mask, &mask), CL_SUCCESS);
+  const int value = 9;
+  Wide w;
+  ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, kRounds / 4, value, w));
+  const cl_kernel wide = w.kernel;
   // The first launch runs from the caller (the kernel's duration is not known yet); the
   // others go to the background once it is.
   std::chrono::nanoseconds first_cpu{0};
@@ -620,10 +629,7 @@ TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
   EXPECT_EQ(hkGetKernelLaunchInfo(wide, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM),
                                   sizeof on_team, &on_team, nullptr),
             CL_SUCCESS);
-  for (size_t i = 0; i < kTeamItems; ++i)
-    EXPECT_EQ(wide_memory[i], value + static_cast<int>(i)) << i;
-  EXPECT_EQ(hkReleaseMemObject(wide_out), CL_SUCCESS);
-  EXPECT_EQ(hkReleaseKernel(wide), CL_SUCCESS);
+  ReleaseWide(w, value);
   if (in_background < 3 || on_team < kLaunches)
     GTEST_SKIP() << in_background << " launches in the background, " << on_team
                  << " on the team, of " << kLaunches;
