@@ -271,11 +271,19 @@ bool moveOffPosterCpu(Runner &r, team::CpuMover &mover) {
   return !mover.moveOff(cpu);
 }
 
+// Team::run() calls it on the background thread when it opens a team job for help():
+// callers parked in settleAll wake to take part.
+void helpOpened() {
+  if (runner().waiters.load(std::memory_order_seq_cst))
+    team::futexWake(g_background_now.done, INT_MAX);
+}
+
 void *runnerMain(void *) {
   Runner &r = runner();
   BackgroundNow &now = g_background_now;
   kernel::ThreadState &ts = kernel::threadState();
   ts.background_thread = true;
+  team::Team::onHelpWanted(&helpOpened);
   team::CpuMover mover;
   StartingThreads::arrived();
   // A job is there to take: pending, and the one before it done.
@@ -552,6 +560,7 @@ void settleAll() {
   };
   bool first = true;
   std::uint32_t reserved = 0;  // a job this thread took ahead of its turn (reserve)
+  std::uint32_t helped = 0;    // the job this thread last helped, or looked to (Team::help())
   while (!done()) {
     const std::uint32_t d = now.done.load(std::memory_order_acquire);
     const std::uint32_t n = d + 1;
@@ -581,10 +590,23 @@ void settleAll() {
       runJob(r, ts, n, false);
       continue;
     }
-    // Running on another thread. The one after it, when it is a team launch, this thread
-    // takes ahead of its turn: from the background thread it would run on one thread fewer
-    // than the team has, while this thread's CPU idles in the wait (clpeak's bandwidth
-    // kernels, sixteen launches and a clFinish, ran at two thirds of PoCL's bandwidth).
+    // Running on another thread. A team launch there runs on one thread fewer than the
+    // team has, while this thread's CPU idles in the wait: this thread takes the left-out
+    // thread's share (Team::help()) once the background thread has opened the team job
+    // (it wakes the waiters then: helpOpened). sasmodels' cylinder model, two work-groups
+    // of 70 ms and a read at once, ran such launches on the background thread alone, at
+    // twice their time.
+    team::Team &team = team::Team::instance();
+    const bool may_help =
+        helped != n && job.team_threads.load(std::memory_order_relaxed) > 1 && fits(job);
+    if (may_help && team.helpWanted()) {
+      helped = n;
+      if (team.help(launch::stackRoomForLaunch(ts.stackRoom()))) continue;
+    }
+    // The one after it, when it is a team launch, this thread takes ahead of its turn: from
+    // the background thread it would run on one thread fewer than the team has (clpeak's
+    // bandwidth kernels, sixteen launches and a clFinish, ran at two thirds of PoCL's
+    // bandwidth).
     if (reserved == 0 && static_cast<std::int32_t>(target - n) > 0) {
       Job &after = r.job(n + 1);
       if (after.team_threads.load(std::memory_order_relaxed) > 1 && fits(after) &&
@@ -593,7 +615,9 @@ void settleAll() {
     }
     // Spin while the pending launches are likely to end soon (expected_end_ns), at most
     // the job's spin limit, then park until one is done.
-    auto moved = [&] { return now.done.load(std::memory_order_acquire) != d; };
+    auto moved = [&] {
+      return now.done.load(std::memory_order_acquire) != d || (may_help && team.helpWanted());
+    };
     const std::uint64_t expected_end = r.expected_end_ns.load(std::memory_order_relaxed);
     const std::uint64_t t = nowNs();
     const std::uint64_t spin =

@@ -13,6 +13,9 @@
 #include "team/team_internal.hpp"
 
 namespace hk::team {
+namespace {
+std::atomic<void (*)()> g_help_wanted{nullptr};  // onHelpWanted()
+}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // Running a job.
@@ -59,8 +62,11 @@ bool Team::run(const Job &job) {
       discovered_.load(std::memory_order_relaxed) != nullptr)
     installTopology();
   unsigned n = size_.load(std::memory_order_relaxed);
+  // The background thread's job leaves one thread out, and a stealing one keeps that
+  // thread's block for a helper (help()): the others steal it if none comes.
+  const bool helped = job.from_background && job.steal && n > 1 && job.total > 1;
   if (job.from_background && n > 1) --n;
-  if (n == 1 || job.total == 1) {
+  if ((n == 1 && !helped) || job.total == 1) {
     runWhole(job, 0);
     busy_.store(false, std::memory_order_release);
     return true;
@@ -68,26 +74,53 @@ bool Team::run(const Job &job) {
 
   if (park_now_.load(std::memory_order_relaxed)) park_now_.store(false, std::memory_order_relaxed);
   // Publish: job, blocks, then the open state (release) that workers wait for.
+  const unsigned blocks = helped ? n + 1 : n;
   job_ = job;
   job_threads_ = n;
-  if (job.steal) publishStaticBlocks(slots_, n, job.total);
+  job_blocks_ = blocks;
+  if (job.steal) publishStaticBlocks(slots_, blocks, job.total);
   done_.store(0, std::memory_order_relaxed);
   noteCpu(0);
   const std::uint64_t open = (++epoch_ << 1) | 1;
   state_.store(open, std::memory_order_seq_cst);
-  if (sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
+  if (helped) {
+    helper_state_.store(open, std::memory_order_seq_cst);
+    if (void (*notify)() = g_help_wanted.load(std::memory_order_acquire)) notify();
+  }
+  if (n > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) wakeWorkers();
 
   const std::uint64_t total = job.total;
-  const std::uint64_t mine = work(0, job, n);
+  const std::uint64_t mine = work(0, job, blocks);
   if (done_.fetch_add(mine, std::memory_order_seq_cst) + mine < total)
     callerWait([&] { return done_.load(std::memory_order_seq_cst) >= total; });
 
-  // Close: a worker that has not joined yet sees a closed state and stays out; wait for
-  // the ones inside to leave before job_ and the slots may change.
+  // Close: a worker or helper that has not joined yet sees a closed state and stays out;
+  // wait for the ones inside to leave before job_ and the slots may change.
+  if (helped) helper_state_.store(0, std::memory_order_relaxed);
   state_.store(open - 1, std::memory_order_seq_cst);
   if (refs_.load(std::memory_order_seq_cst) != 0)
     callerWait([&] { return refs_.load(std::memory_order_seq_cst) == 0; });
   busy_.store(false, std::memory_order_release);
+  return true;
+}
+
+void Team::onHelpWanted(void (*notify)()) { g_help_wanted.store(notify, std::memory_order_release); }
+
+bool Team::help(std::uint64_t stack_room) {
+  std::uint64_t s = helper_state_.load(std::memory_order_acquire);
+  if (s == 0 || onTeamThread() ||
+      !helper_state_.compare_exchange_strong(s, 0, std::memory_order_acq_rel))
+    return false;
+  // As a worker joins: announced in refs_, then only into the job that is still open.
+  refs_.fetch_add(1, std::memory_order_seq_cst);
+  if (state_.load(std::memory_order_seq_cst) == s && job_.stack_bytes <= stack_room) {
+    const Job job = job_;
+    const unsigned blocks = job_blocks_;
+    const std::uint64_t count = work(blocks - 1, job, blocks);
+    if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count >= job.total)
+      notifyCaller();
+  }
+  if (refs_.fetch_sub(1, std::memory_order_seq_cst) == 1) notifyCaller();
   return true;
 }
 
@@ -104,9 +137,8 @@ void Team::workerLoop(unsigned index) {
     refs_.fetch_add(1, std::memory_order_seq_cst);
     if (state_.load(std::memory_order_seq_cst) == s) {
       const Job job = job_;
-      const unsigned n = job_threads_;
-      if (index < n) {
-        const std::uint64_t count = work(index, job, n);
+      if (index < job_threads_) {
+        const std::uint64_t count = work(index, job, job_blocks_);
         if (count && done_.fetch_add(count, std::memory_order_seq_cst) + count >= job.total)
           notifyCaller();
       }

@@ -49,7 +49,9 @@ struct Job {
   // (team/dispatch.cpp), and one thread fewer than the team has, so that the application
   // keeps a CPU: with a team of two, the background thread runs it alone. A team of
   // every CPU beside a busy application thread has one thread more than CPUs, and a job
-  // then waits for whichever of its threads the scheduler left out.
+  // then waits for whichever of its threads the scheduler left out. A stealing job keeps
+  // the left-out thread's block for a helper (Team::help()), the application's thread
+  // once it waits for the launch; the others steal it when no helper comes.
   bool from_background = false;
 };
 
@@ -90,6 +92,23 @@ class Team {
   // inside a job (nested), or after shutdown: the caller then runs the job inline.
   // A team of one thread, or a job of one group, runs on the caller and returns true.
   bool run(const Job &job);
+
+  // help() lets the calling thread take part in the job the background launch thread is
+  // running (Job::from_background): it takes the block of the thread the job leaves out,
+  // then what is left of the others', and returns true once no group is left for it.
+  // False at once when no such job is open, when another thread already helps it, on a
+  // team thread, or when the job needs more stack (Job::stack_bytes) than `stack_room`,
+  // the caller's. The caller must not be inside a launch. A thread that waits for the
+  // background launch calls it (queue/background.cpp, settleAll): its CPU would idle in
+  // the wait while the job runs on one thread fewer than the team has.
+  //
+  //   if (team.helpWanted()) team.help(room);   // then wait for the launch as before
+  bool help(std::uint64_t stack_room);
+  // True while a job of the background thread is open for help().
+  bool helpWanted() const { return helper_state_.load(std::memory_order_relaxed) != 0; }
+  // onHelpWanted() sets the function run() calls, on the background thread, each time it
+  // opens a job for help(): threads that wait for the launch may be parked.
+  static void onHelpWanted(void (*notify)());
 
   // How the team's threads waited, since it was made. A park is a futex wait (after the
   // spin); a late wake is a park that ended by its 2 ms time limit and then found its
@@ -149,6 +168,10 @@ class Team {
   alignas(64) std::atomic<std::uint64_t> state_{0};  // (epoch << 1) | open
   Job job_{};
   unsigned job_threads_ = 0;                          // threads taking part in job_
+  unsigned job_blocks_ = 0;                           // its blocks: job_threads_, + 1 for help()
+  // The open state of a job of the background thread while no thread has taken its
+  // helper's block (help()), else 0.
+  std::atomic<std::uint64_t> helper_state_{0};
   std::atomic<std::uint32_t> sleepers_{0};            // workers parked or about to
   std::atomic<std::uint32_t> wake_{0};                // futex word for parked workers
 

@@ -342,6 +342,7 @@ void Team::resetAfterFork() {
   size_.store(options_.threads, std::memory_order_relaxed);
   epoch_ = 0;
   state_.store(0, std::memory_order_relaxed);
+  helper_state_.store(0, std::memory_order_relaxed);
   sleepers_.store(0, std::memory_order_relaxed);
   wake_.store(0, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);

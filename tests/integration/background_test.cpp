@@ -44,6 +44,14 @@ bool Filled(const int *p, int value) {
   return true;
 }
 
+// The caller's CPU time (CLOCK_THREAD_CPUTIME_ID): what the thread ran, whatever the
+// machine's load did to its wall time.
+std::chrono::nanoseconds ThreadCpu() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
 cl_ulong InBackground(cl_kernel k) {
   cl_ulong n = 0;
   EXPECT_EQ(hkGetKernelLaunchInfo(k, HK_KERNEL_LAUNCHES_IN_BACKGROUND, sizeof n, &n, nullptr),
@@ -140,6 +148,36 @@ class Background : public ::testing::Test {
       EXPECT_EQ(w.memory[i], value + static_cast<int>(i)) << i;
     EXPECT_EQ(hkReleaseMemObject(w.out), CL_SUCCESS);
     EXPECT_EQ(hkReleaseKernel(w.kernel), CL_SUCCESS);
+  }
+  // The caller's CPU time around the team launches of the wide kernel, 16 groups of 16:
+  // `launches` enqueued back to back, then, once the background thread has surely started
+  // the first it took, hkFinish. The first launch runs from the caller (the kernel's
+  // duration is not known yet). Also the launches in the background and on the team.
+  struct TeamWait {
+    std::chrono::nanoseconds first_cpu{0}, wait_cpu{0};
+    cl_ulong in_background = 0, on_team = 0;
+  };
+  void LaunchWideAndFinish(int launches, int value, TeamWait &t) {
+    constexpr size_t kTeamItems = 16 * 16;
+    constexpr size_t kLocal = 16;
+    Wide w;
+    ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, kRounds / 4, value, w));
+    for (int i = 0; i < launches; ++i) {
+      const std::chrono::nanoseconds c0 = ThreadCpu();
+      ASSERT_EQ(hkEnqueueNDRangeKernel(q, w.kernel, 1, nullptr, &kTeamItems, &kLocal, 0,
+                                       nullptr, nullptr),
+                CL_SUCCESS);
+      if (i == 0) t.first_cpu = ThreadCpu() - c0;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const std::chrono::nanoseconds c0 = ThreadCpu();
+    ASSERT_EQ(hkFinish(q), CL_SUCCESS);
+    t.wait_cpu = ThreadCpu() - c0;
+    t.in_background = InBackground(w.kernel);
+    EXPECT_EQ(hkGetKernelLaunchInfo(w.kernel, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM),
+                                    sizeof t.on_team, &t.on_team, nullptr),
+              CL_SUCCESS);
+    ReleaseWide(w, value);
   }
 
   cl_device_id device = nullptr;
@@ -586,14 +624,6 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
   EXPECT_GE(one_thread_in_background, 1u);
 }
 
-// The caller's CPU time (CLOCK_THREAD_CPUTIME_ID): what the thread ran, whatever the
-// machine's load did to its wall time.
-std::chrono::nanoseconds ThreadCpu() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
-}
-
 // Team launches enqueued back to back and then waited for (clpeak's bandwidth kernels:
 // sixteen launches and a clFinish): the background thread runs one, and the caller,
 // whose CPU would idle in the wait, runs the others on the whole team (settleAll,
@@ -601,41 +631,33 @@ std::chrono::nanoseconds ThreadCpu() {
 // team has, the caller's CPU time in the wait would be that of spinning and parking; it
 // is at least that of its share of the one launch it ran from its own thread first.
 TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
-  constexpr size_t kTeamItems = 16 * 16;
-  constexpr size_t kLocal = 16;
   constexpr int kLaunches = 8;
-  const int value = 9;
-  Wide w;
-  ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, kRounds / 4, value, w));
-  const cl_kernel wide = w.kernel;
-  // The first launch runs from the caller (the kernel's duration is not known yet); the
-  // others go to the background once it is.
-  std::chrono::nanoseconds first_cpu{0};
-  for (int i = 0; i < kLaunches; ++i) {
-    const std::chrono::nanoseconds c0 = ThreadCpu();
-    ASSERT_EQ(hkEnqueueNDRangeKernel(q, wide, 1, nullptr, &kTeamItems, &kLocal, 0, nullptr,
-                                     nullptr),
-              CL_SUCCESS);
-    if (i == 0) first_cpu = ThreadCpu() - c0;
-  }
-  // Long enough for the background thread to have started the first of its launches,
-  // which the caller then cannot take.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  const std::chrono::nanoseconds c0 = ThreadCpu();
-  ASSERT_EQ(hkFinish(q), CL_SUCCESS);
-  const std::chrono::nanoseconds wait_cpu = ThreadCpu() - c0;
-  const cl_ulong in_background = InBackground(wide);
-  cl_ulong on_team = 0;
-  EXPECT_EQ(hkGetKernelLaunchInfo(wide, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM),
-                                  sizeof on_team, &on_team, nullptr),
-            CL_SUCCESS);
-  ReleaseWide(w, value);
-  if (in_background < 3 || on_team < kLaunches)
-    GTEST_SKIP() << in_background << " launches in the background, " << on_team
+  TeamWait t;
+  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(kLaunches, 9, t));
+  if (t.in_background < 3 || t.on_team < kLaunches)
+    GTEST_SKIP() << t.in_background << " launches in the background, " << t.on_team
                  << " on the team, of " << kLaunches;
-  EXPECT_GE(wait_cpu, first_cpu) << "the caller ran no launch while it waited: "
-                                 << wait_cpu.count() << " ns of CPU, the first launch "
-                                 << first_cpu.count() << " ns";
+  EXPECT_GE(t.wait_cpu, t.first_cpu) << "the caller ran no launch while it waited: "
+                                     << t.wait_cpu.count() << " ns of CPU, the first launch "
+                                     << t.first_cpu.count() << " ns";
+}
+
+// A team launch the background thread has started runs there on one thread fewer than the
+// team has; a caller that then waits for it takes the left-out thread's share
+// (Team::help()). Without that, the caller's CPU time in the wait would be that of
+// spinning and parking; with it, about half the launch's work: at least a quarter of what
+// the caller ran of the first launch on the whole team (its half, or all of it when the
+// worker started late). A kernel's first two launches run from the caller; the third
+// goes to the background.
+TEST_F(Background, ACallerWaitingForATeamLaunchRunningInTheBackgroundHelpsIt) {
+  TeamWait t;
+  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(3, 5, t));
+  if (t.in_background != 1 || t.on_team != 3)
+    GTEST_SKIP() << t.in_background << " launches in the background, " << t.on_team
+                 << " on the team, of 3";
+  EXPECT_GE(t.wait_cpu, t.first_cpu / 4)
+      << "the caller did not help the launch it waited for: " << t.wait_cpu.count()
+      << " ns of CPU, the first launch " << t.first_cpu.count() << " ns";
 }
 
 // "Short" is below HOSTKERNEL_BACKGROUND_US (5 us): a build or a machine where quick_fill's
