@@ -596,12 +596,13 @@ void settleAll() {
     // (it wakes the waiters then: helpOpened). sasmodels' cylinder model, two work-groups
     // of 70 ms and a read at once, ran such launches on the background thread alone, at
     // twice their time.
-    team::Team &team = team::Team::instance();
+    // Only a team launch names the team (Team::instance()), which then exists already.
     const bool may_help =
         helped != n && job.team_threads.load(std::memory_order_relaxed) > 1 && fits(job);
-    if (may_help && team.helpWanted()) {
+    team::Team *team = may_help ? &team::Team::instance() : nullptr;
+    if (team && team->helpWanted()) {
       helped = n;
-      if (team.help(launch::stackRoomForLaunch(ts.stackRoom()))) continue;
+      if (team->help(launch::stackRoomForLaunch(ts.stackRoom()))) continue;
     }
     // The one after it, when it is a team launch, this thread takes ahead of its turn: from
     // the background thread it would run on one thread fewer than the team has (clpeak's
@@ -616,7 +617,7 @@ void settleAll() {
     // Spin while the pending launches are likely to end soon (expected_end_ns), at most
     // the job's spin limit, then park until one is done.
     auto moved = [&] {
-      return now.done.load(std::memory_order_acquire) != d || (may_help && team.helpWanted());
+      return now.done.load(std::memory_order_acquire) != d || (team && team->helpWanted());
     };
     const std::uint64_t expected_end = r.expected_end_ns.load(std::memory_order_relaxed);
     const std::uint64_t t = nowNs();
