@@ -54,7 +54,12 @@ void TeamGain::note(bool on_team, std::uint64_t wall_ns, std::uint64_t serial_ns
   const std::uint64_t spent = spent_ns_.load(std::memory_order_relaxed) + wall_ns;
   since_probe_.store(since, std::memory_order_relaxed);
   spent_ns_.store(spent, std::memory_order_relaxed);
-  if (since >= budget && spent / budget >= extra && !(f & kProbeDue))
+  // A probe of the calling thread on a launch too small to split runs it whole: it waits
+  // kWholeProbeWait times as long, so that it costs no larger a share of the kernel's time
+  // than a split one.
+  const std::uint64_t wait =
+      !prefer_inline && groups < kSplitMinGroups ? std::uint64_t{budget} * kWholeProbeWait : budget;
+  if (since >= wait && spent / wait >= extra && !(f & kProbeDue))
     flags_.store(f | kProbeDue, std::memory_order_relaxed);
 }
 

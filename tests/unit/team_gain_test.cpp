@@ -70,6 +70,24 @@ TEST(TeamGain, TheFirstProbeWaitsForItsBudgetOfTime) {
   EXPECT_LE(first_probe, TeamGain::kBudget * 63u + 2);
 }
 
+// A launch of two groups (sasmodels' cylinder model: two of 17 ms) cannot be split: its
+// probe of the calling thread runs it whole, at twice its time on two threads, so it
+// comes kWholeProbeWait times later than a split one would.
+TEST(TeamGain, AWholeProbeOfASmallLaunchWaitsLonger) {
+  TeamGain g;
+  unsigned first_probe = 0;
+  for (unsigned i = 1; i <= 1000 && first_probe == 0; ++i) {
+    if (!g.team()) {
+      first_probe = i;
+      g.note(false, 34'000'000, 34'000'000, 2);
+    } else {
+      g.note(true, 17'000'000, 34'000'000, 2);
+    }
+  }
+  EXPECT_GE(first_probe, TeamGain::kBudget * TeamGain::kWholeProbeWait);
+  EXPECT_LE(first_probe, TeamGain::kBudget * TeamGain::kWholeProbeWait + 2);
+}
+
 // Beside a busy process one team launch in a few waits for a worker: the probe is
 // judged against the team's best launch since the last probe, not its last one.
 TEST(TeamGain, OneLateTeamLaunchDoesNotLetAProbeWin) {
