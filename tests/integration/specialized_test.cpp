@@ -55,7 +55,9 @@ TEST(Specialized, HotKernelUsesPoclsSpecializedFunction) {
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(a[i], b[i] + static_cast<float>(launches) * c[i]) << i;
   const hk::KernelVariants v = k.variants();
-  EXPECT_GE(v.specialized_launches, 5u) << launches << " launches";
+  EXPECT_GE(v.specialized_launches, 5u)
+      << launches << " launches, " << k.counts().by_path[HK_PATH_TEAM] << " on the team, "
+      << k.counts().by_path[HK_PATH_INLINE] << " on the calling thread";
   EXPECT_EQ(v.specialized_local_size[0], 256u);
   EXPECT_EQ(v.specialized_local_size[1], 1u);
   EXPECT_EQ(v.specialized_local_size[2], 1u);
