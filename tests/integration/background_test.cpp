@@ -149,30 +149,40 @@ class Background : public ::testing::Test {
     EXPECT_EQ(hkReleaseMemObject(w.out), CL_SUCCESS);
     EXPECT_EQ(hkReleaseKernel(w.kernel), CL_SUCCESS);
   }
-  // The caller's CPU time around the team launches of the wide kernel, 16 groups of 16:
-  // `launches` enqueued back to back, then, once the background thread has surely started
-  // the first it took, hkFinish. The first launch runs from the caller (the kernel's
-  // duration is not known yet). Also the launches in the background and on the team.
+  // The caller's CPU time around the team launches of the wide kernel, 16 groups of 16
+  // of `rounds` each: `launches` enqueued back to back, then, once the background thread
+  // has surely started the first it took, hkFinish. The first launch runs from the caller
+  // (the kernel's duration is not known yet). Also the launches in the background and on
+  // the team, and whether the last was complete before hkFinish (a release whose
+  // kernel runs faster may finish it within the sleep: nothing is left to wait for).
   struct TeamWait {
     std::chrono::nanoseconds first_cpu{0}, wait_cpu{0};
     cl_ulong in_background = 0, on_team = 0;
+    bool done_before_wait = false;
   };
-  void LaunchWideAndFinish(int launches, int value, TeamWait &t) {
+  void LaunchWideAndFinish(int launches, int rounds, int value, TeamWait &t) {
     constexpr size_t kTeamItems = 16 * 16;
     constexpr size_t kLocal = 16;
     Wide w;
-    ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, kRounds / 4, value, w));
+    ASSERT_NO_FATAL_FAILURE(MakeWide(kTeamItems, rounds, value, w));
+    cl_event last = nullptr;
     for (int i = 0; i < launches; ++i) {
       const std::chrono::nanoseconds c0 = ThreadCpu();
       ASSERT_EQ(hkEnqueueNDRangeKernel(q, w.kernel, 1, nullptr, &kTeamItems, &kLocal, 0,
-                                       nullptr, nullptr),
+                                       nullptr, i + 1 == launches ? &last : nullptr),
                 CL_SUCCESS);
       if (i == 0) t.first_cpu = ThreadCpu() - c0;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    cl_int status = CL_QUEUED;
+    EXPECT_EQ(hkGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                             nullptr),
+              CL_SUCCESS);
+    t.done_before_wait = status == CL_COMPLETE;
     const std::chrono::nanoseconds c0 = ThreadCpu();
     ASSERT_EQ(hkFinish(q), CL_SUCCESS);
     t.wait_cpu = ThreadCpu() - c0;
+    EXPECT_EQ(hkReleaseEvent(last), CL_SUCCESS);
     t.in_background = InBackground(w.kernel);
     EXPECT_EQ(hkGetKernelLaunchInfo(w.kernel, HK_KERNEL_LAUNCHES_ON_PATH(HK_PATH_TEAM),
                                     sizeof t.on_team, &t.on_team, nullptr),
@@ -633,7 +643,7 @@ TEST_F(Background, ATeamLaunchWaitedForAtOnceIsPausedAfterOne) {
 TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
   constexpr int kLaunches = 8;
   TeamWait t;
-  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(kLaunches, 9, t));
+  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(kLaunches, kRounds / 4, 9, t));
   if (t.in_background < 3 || t.on_team < kLaunches)
     GTEST_SKIP() << t.in_background << " launches in the background, " << t.on_team
                  << " on the team, of " << kLaunches;
@@ -651,10 +661,11 @@ TEST_F(Background, TeamLaunchesWaitedForRunOnTheirCallersTeam) {
 // goes to the background.
 TEST_F(Background, ACallerWaitingForATeamLaunchRunningInTheBackgroundHelpsIt) {
   TeamWait t;
-  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(3, 5, t));
+  ASSERT_NO_FATAL_FAILURE(LaunchWideAndFinish(3, kRounds, 5, t));
   if (t.in_background != 1 || t.on_team != 3)
     GTEST_SKIP() << t.in_background << " launches in the background, " << t.on_team
                  << " on the team, of 3";
+  if (t.done_before_wait) GTEST_SKIP() << "the launch was complete before the wait";
   EXPECT_GE(t.wait_cpu, t.first_cpu / 4)
       << "the caller did not help the launch it waited for: " << t.wait_cpu.count()
       << " ns of CPU, the first launch " << t.first_cpu.count() << " ns";
